@@ -1,0 +1,122 @@
+# mgsim - top-level GNU Makefile (no generator).
+#
+#   make              build bin/mgsim and bin/mgprobe
+#   make run          the main job (see README.md); installs deps if missing
+#   make test         unit (CUnit) + golden + bad-input tests; installs deps if missing
+#   make check        the same tests under AddressSanitizer + UBSan
+#   make bench        benchmarks that print figures (never asserted)
+#   make install PREFIX=/usr/local
+#   make deps         install the Debian packages (apt-get; root or sudo)
+#   make clean
+#
+# Objects go under $(BUILD)/ (out of tree), with dependency files for
+# incremental builds.  `make check` uses BUILD=build/asan, so the sanitizer
+# build never mixes with the normal one.
+
+CC      ?= cc
+BUILD   ?= build
+BINDIR  ?= bin
+PREFIX  ?= /usr/local
+SAN     ?=
+
+WARN     = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+           -Wformat=2 -Wvla
+CSTD     = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+OPT     ?= -O2 -g
+ifeq ($(SAN),1)
+OPT      = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+LDSAN    = -fsanitize=address,undefined
+endif
+INCLUDES = -Isim -Itraces -Iprobe
+CFLAGS  += $(CSTD) $(WARN) $(OPT) $(INCLUDES) -MMD -MP
+LDFLAGS += $(LDSAN)
+
+# The simulator library: everything under sim/ and traces/ except mgsim's
+# main().  It must never include OpenCL headers (checked by `make test`).
+LIB_SRCS    := $(sort $(shell find sim traces -name '*.c' ! -path sim/main.c))
+MGSIM_SRCS  := sim/main.c
+PROBE_SRCS  := $(sort $(shell find probe -name '*.c'))
+TEST_SRCS   := $(sort $(wildcard tests/unit/*.c))
+
+LIB_OBJS    := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+MGSIM_OBJS  := $(MGSIM_SRCS:%.c=$(BUILD)/%.o)
+PROBE_OBJS  := $(PROBE_SRCS:%.c=$(BUILD)/%.o)
+TEST_OBJS   := $(TEST_SRCS:%.c=$(BUILD)/%.o)
+LIB         := $(BUILD)/libmgsim.a
+
+MGSIM       := $(BINDIR)/mgsim
+MGPROBE     := $(BINDIR)/mgprobe
+UNIT        := $(BUILD)/tests/unit_tests
+
+LIBS        := -lcjson -lm
+PROBE_LIBS  := -lOpenCL -lcjson -lm -lpthread
+
+.PHONY: all deps deps-ensure test test-run check run bench install clean golden-update
+
+all: $(MGSIM) $(MGPROBE)
+
+# Fast presence check; installs only when something is missing.
+deps-ensure:
+	@sh mk/deps.sh ensure
+
+deps:
+	@sh mk/deps.sh install
+
+$(BUILD)/probe/%.o: CFLAGS += -DCL_TARGET_OPENCL_VERSION=120
+
+$(BUILD)/%.o: %.c | deps-ensure
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(LIB): $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(MGSIM): $(MGSIM_OBJS) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $(MGSIM_OBJS) $(LIB) $(LIBS)
+
+$(MGPROBE): $(PROBE_OBJS) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $(PROBE_OBJS) $(LIB) $(PROBE_LIBS)
+
+$(UNIT): $(TEST_OBJS) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $(TEST_OBJS) $(LIB) -lcunit $(LIBS)
+
+# ---- tests ---------------------------------------------------------------
+# test-run runs every suite against the binaries of this BUILD/BINDIR and
+# fails if any fails (each runner prints its own summary line).
+test: deps-ensure
+	@$(MAKE) --no-print-directory test-run
+
+test-run: $(MGSIM) $(MGPROBE) $(UNIT)
+	@sh tests/run_all.sh "$(UNIT)" "$(MGSIM)" "$(MGPROBE)"
+
+check: deps-ensure
+	@$(MAKE) --no-print-directory SAN=1 BUILD=build/asan BINDIR=build/asan/bin test-run
+
+golden-update: $(MGSIM) $(MGPROBE)
+	@sh tests/golden/run.sh --update "$(MGSIM)" "$(MGPROBE)"
+
+# ---- the main job ----------------------------------------------------------
+run: deps-ensure
+	@$(MAKE) --no-print-directory all
+	@sh mk/run.sh "$(MGSIM)" "$(MGPROBE)"
+
+bench: deps-ensure
+	@$(MAKE) --no-print-directory all
+	@sh mk/bench.sh "$(MGSIM)"
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/mgsim/configs/devices \
+	           $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(MGSIM) $(MGPROBE) $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 configs/devices/*.json $(DESTDIR)$(PREFIX)/share/mgsim/configs/devices/
+	install -m 644 configs/README.md $(DESTDIR)$(PREFIX)/share/mgsim/configs/
+	install -m 644 doc/mgsim.1 doc/mgprobe.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+
+clean:
+	rm -rf build $(BINDIR)
+
+-include $(LIB_OBJS:.o=.d) $(MGSIM_OBJS:.o=.d) $(PROBE_OBJS:.o=.d) $(TEST_OBJS:.o=.d)

@@ -1,0 +1,36 @@
+/*
+ * cli.h - the mgsim subcommand registry and shared command-line helpers.
+ *
+ * Every subcommand is one mg_command row in registry.c and one file
+ * cmd_NAME.c.  A command's run() gets argv with argv[0] = its own name, and
+ * returns the process exit status:
+ *   0  success
+ *   1  a negative answer that is not an error (configs differ, regression)
+ *   2  bad input or usage (message already printed on stderr)
+ */
+#ifndef MG_CLI_H
+#define MG_CLI_H
+
+#include <stdio.h>
+
+enum { MG_EXIT_OK = 0, MG_EXIT_NO = 1, MG_EXIT_BAD = 2 };
+
+typedef struct mg_command {
+    const char *name;
+    const char *summary;                  /* one line for `mgsim --help` */
+    int (*run)(int argc, char **argv);
+} mg_command;
+
+extern const mg_command mg_commands[];    /* NULL-name terminated */
+
+/* Look up a command by name; NULL when unknown. */
+const mg_command *mg_command_find(const char *name);
+
+/* Print "mgsim: CMD: message" and a hint to run --help; returns 2. */
+int mg_cli_usage_error(const char *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* The subcommands. */
+int mg_cmd_config(int argc, char **argv);
+
+#endif

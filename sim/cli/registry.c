@@ -1,0 +1,31 @@
+/*
+ * registry.c - the table of mgsim subcommands.  A new subcommand is one
+ * row here plus its cmd_NAME.c file.
+ */
+#include "cli/cli.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+const mg_command mg_commands[] = {
+    {"config", "check, show and compare device configs", mg_cmd_config},
+    {NULL, NULL, NULL},
+};
+
+const mg_command *mg_command_find(const char *name)
+{
+    for (const mg_command *c = mg_commands; c->name; c++)
+        if (!strcmp(c->name, name)) return c;
+    return NULL;
+}
+
+int mg_cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "mgsim: %s: ", cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nTry 'mgsim %s --help'.\n", cmd);
+    return MG_EXIT_BAD;
+}

@@ -1,0 +1,157 @@
+/*
+ * device.h - a mobile GPU described for the timing model (public API).
+ *
+ * A device config is a JSON file (schema "mgsim-device/1", documented in
+ * configs/README.md) loaded into an mg_device.  Every field below is one row
+ * of the schema table in schema.c (key, type, unit, range, default, help);
+ * the loader checks a file against the table and the cross-field rules in
+ * rules.c in one pass and reports every problem it finds.
+ *
+ * All quantities are held in base units: bytes, Hz, bytes/s, seconds,
+ * cycles.  Bandwidths are whole-device aggregates (what a microbenchmark
+ * using every core measures), not per core.
+ */
+#ifndef MG_DEVICE_H
+#define MG_DEVICE_H
+
+#include <stdint.h>
+#include <cjson/cJSON.h>
+
+#include "util/diag.h"
+
+#define MG_SCHEMA_NAME "mgsim-device/1"
+#define MG_NAME_MAX    64
+#define MG_REF_MAX     200
+#define MG_MAX_STEPS   8
+#define MG_MAX_FIELDS  96
+
+typedef enum { MG_FAMILY_ADRENO, MG_FAMILY_MALI, MG_FAMILY_NVIDIA,
+               MG_FAMILY_GENERIC } mg_family;
+typedef enum { MG_ISSUE_SCALAR, MG_ISSUE_VEC4 } mg_issue;
+typedef enum { MG_REG_SHARED_POOL, MG_REG_DEDICATED } mg_reg_model;
+typedef enum { MG_BUF_VIA_L2, MG_BUF_VIA_L1 } mg_buffer_path;
+typedef enum { MG_LOCAL_ONCHIP, MG_LOCAL_SYSTEM } mg_local_kind;
+typedef enum { MG_REPL_LRU, MG_REPL_FIFO, MG_REPL_RANDOM, MG_REPL_PLRU } mg_replacement;
+
+/* Where a value came from (facts.md tags, plus fitted). */
+typedef enum {
+    MG_SRC_NONE = 0,     /* not set in the file: the schema default */
+    MG_SRC_MEASURED,     /* M: microbenchmark measurement */
+    MG_SRC_VENDOR,       /* V: vendor-published */
+    MG_SRC_DRIVER,       /* D: open-driver constant (Mesa, msm, ...) */
+    MG_SRC_AGGREGATOR,   /* A: spec aggregator */
+    MG_SRC_INFERRED,     /* I: inferred from other figures */
+    MG_SRC_FITTED        /* fitted to reproduce a published curve */
+} mg_source_kind;
+
+typedef struct mg_source {
+    mg_source_kind kind;
+    char ref[MG_REF_MAX];     /* citation: "romou Table 2", "facts.md Adreno 640" */
+    char curve[MG_REF_MAX];   /* for fitted values: the curve reproduced */
+} mg_source;
+
+typedef struct mg_cache_cfg {
+    int64_t size;             /* bytes */
+    int64_t line;             /* bytes, a power of two */
+    int64_t assoc;            /* ways; size / line for fully associative */
+    int     replacement;      /* mg_replacement */
+    int64_t latency_cycles;   /* L1: load-to-use latency of a hit; L2: cycles
+                                 added on top of the requesting path's latency */
+    double  bandwidth;        /* bytes/s, whole device */
+} mg_cache_cfg;
+
+typedef struct mg_occ_step {
+    int64_t max_regs;         /* registers per work item up to this count ... */
+    int64_t max_items;        /* ... allow this many resident items per core */
+} mg_occ_step;
+
+typedef struct mg_device {
+    /* device identity */
+    char    schema[MG_NAME_MAX];
+    char    name[MG_NAME_MAX];
+    char    vendor[MG_NAME_MAX];
+    int     family;                 /* mg_family */
+    char    arch[MG_NAME_MAX];
+    char    soc[MG_NAME_MAX];
+    char    notes[MG_REF_MAX];
+
+    /* shader cores */
+    int64_t sp_count;
+    int64_t alus_per_sp;            /* fp32 lanes per core */
+    double  clock_hz;
+    double  fp32_flops_per_alu_cycle;
+    double  fp16_flops_per_alu_cycle;
+    double  int_ops_per_alu_cycle;
+    double  sfu_ops_per_sp_cycle;   /* transcendental ops per core per cycle */
+    int     issue;                  /* mg_issue */
+    int64_t warp_width;
+    int64_t warp_width_max;
+    int64_t max_warps_per_sp;
+    int64_t max_items_per_sp;
+    int64_t max_workgroup_size;
+    int64_t max_outstanding_per_warp;
+
+    /* registers */
+    int     reg_model;              /* mg_reg_model */
+    int64_t pool_regs_per_sp;       /* shared pool: 32-bit registers per core */
+    int64_t max_regs_per_item;
+    int64_t reg_granule;            /* allocation granularity, registers per item */
+    int     nsteps;                 /* dedicated: occupancy steps */
+    mg_occ_step steps[MG_MAX_STEPS];
+
+    /* texture L1 (per core, read-only, 2D-blocked) */
+    mg_cache_cfg tex_l1;
+    int64_t tile_w_texels;          /* a line covers tile_w x tile_h texels ... */
+    int64_t tile_h_texels;
+    int64_t tile_texel_bytes;       /* ... of this many bytes each */
+
+    /* buffer path */
+    int     buffer_path;            /* mg_buffer_path */
+    int64_t buffer_latency_cycles;  /* MG_BUF_VIA_L2: base latency of the path */
+    mg_cache_cfg buf_l1;            /* valid when buffer_path == MG_BUF_VIA_L1 */
+
+    /* local memory */
+    int     local_kind;             /* mg_local_kind */
+    int64_t local_size;             /* bytes per work group */
+    double  local_bandwidth;        /* on-chip only */
+    int64_t local_latency_cycles;   /* on-chip only */
+
+    /* constant memory */
+    int64_t const_size;
+    double  const_bandwidth;
+    int64_t const_latency_cycles;
+
+    /* shared L2 */
+    mg_cache_cfg l2;
+
+    /* DRAM */
+    double  dram_bandwidth;
+    double  dram_latency_s;         /* added beyond an L2 miss */
+
+    /* provenance, indexed like the schema table */
+    unsigned char set[MG_MAX_FIELDS];     /* 1 when the file gave the value */
+    mg_source     src[MG_MAX_FIELDS];
+} mg_device;
+
+/* Load and check a device config file.  Returns 0 and fills *dev, or -1
+ * after adding every problem found to d (messages name the file and the
+ * JSON path).  With `strict`, a value set without an entry in "sources" is
+ * an error; otherwise it is a warning. */
+int mg_device_load(const char *path, int strict, mg_device *dev, mg_diag *d);
+
+/* The same, from a parsed document; `name` is used in messages. */
+int mg_device_from_json(const cJSON *root, const char *name, int strict,
+                        mg_device *dev, mg_diag *d);
+
+/* The fully resolved config (defaults filled, canonical units), plus its
+ * "sources".  Caller owns the result (cJSON_Delete). */
+cJSON *mg_device_to_json(const mg_device *dev);
+
+/* Derived figures, for reports and the model. */
+double mg_device_peak_flops(const mg_device *dev, int fp16);
+int64_t mg_device_tex_sets(const mg_device *dev);
+
+/* Names of enum values, for messages and printing. */
+const char *mg_source_kind_name(mg_source_kind k);
+
+#endif

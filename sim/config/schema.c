@@ -1,0 +1,187 @@
+/*
+ * schema.c - the device-config schema: one row per key.
+ *
+ * To add a key: add a field to mg_device (device.h), one row here, a line in
+ * configs/README.md, and, if it relates to other keys, a rule in rules.c.
+ * Rows with a `when` condition must come after the key they test.
+ */
+#include "config/schema.h"
+
+#include <stddef.h>
+#include <string.h>
+
+const char *const mg_family_names[] = {"adreno", "mali", "nvidia", "generic", NULL};
+const char *const mg_issue_names[] = {"scalar", "vec4", NULL};
+const char *const mg_reg_model_names[] = {"shared_pool", "dedicated", NULL};
+const char *const mg_buffer_path_names[] = {"l2", "l1", NULL};
+const char *const mg_local_kind_names[] = {"onchip", "system", NULL};
+const char *const mg_replacement_names[] = {"lru", "fifo", "random", "plru", NULL};
+const char *const mg_source_kind_names[] = {"default", "measured", "vendor", "driver",
+                                            "aggregator", "inferred", "fitted", NULL};
+
+const char *const mg_schema_sections[] = {"device", "core", "registers", "tex_l1",
+                                          "buffer", "buffer_l1", "local", "constant",
+                                          "l2", "dram", NULL};
+
+#define OFF(m) offsetof(mg_device, m)
+#define KIB 1024.0
+#define GIB (1024.0 * 1024.0 * 1024.0)
+#define BIG_BYTES (1024.0 * GIB)          /* 1 TiB */
+
+/* Rows of a set-associative cache at `pre` stored in mg_device member `m`;
+ * `w` is the when-condition (NULL when always present). */
+#define CACHE_ROWS(pre, m, w, what, lat)                                              \
+    {pre ".size", MG_T_SIZE, OFF(m.size), 0, 16, BIG_BYTES, NULL, NULL, w,       \
+     "bytes", "capacity of " what},                                              \
+    {pre ".line", MG_T_SIZE, OFF(m.line), 0, 4, 4096, NULL, NULL, w, "bytes",    \
+     "line (block) size of " what "; a power of two"},                           \
+    {pre ".assoc", MG_T_INT, OFF(m.assoc), 0, 1, 65536, "4", NULL, w, "ways",    \
+     "associativity of " what "; size/line for fully associative"},              \
+    {pre ".replacement", MG_T_ENUM, OFF(m.replacement), 0, 0, 0, "lru",          \
+     mg_replacement_names, w, "policy", "replacement policy of " what},          \
+    {pre ".latency_cycles", MG_T_INT, OFF(m.latency_cycles), 0, 1, 100000, NULL, \
+     NULL, w, "cycles", lat},                 \
+    {pre ".bandwidth", MG_T_BW, OFF(m.bandwidth), 0, 1e6, 1e15, NULL, NULL, w,   \
+     "bytes/s", "sustained bandwidth of " what ", whole device"}
+
+const mg_field mg_schema[] = {
+    /* identity */
+    {"schema", MG_T_STR, OFF(schema), MG_NAME_MAX, 0, 0, MG_SCHEMA_NAME, NULL, NULL,
+     "text", "schema name and version; must be \"" MG_SCHEMA_NAME "\""},
+    {"device.name", MG_T_STR, OFF(name), MG_NAME_MAX, 0, 0, NULL, NULL, NULL, "text",
+     "short identifier, e.g. adreno640"},
+    {"device.vendor", MG_T_STR, OFF(vendor), MG_NAME_MAX, 0, 0, "unknown", NULL, NULL,
+     "text", "GPU vendor"},
+    {"device.family", MG_T_ENUM, OFF(family), 0, 0, 0, "generic", mg_family_names, NULL,
+     "family", "architecture family; selects nothing by itself, every behaviour has its own key"},
+    {"device.arch", MG_T_STR, OFF(arch), MG_NAME_MAX, 0, 0, "", NULL, NULL, "text",
+     "architecture generation, e.g. \"Adreno 6xx\", \"Bifrost\""},
+    {"device.soc", MG_T_STR, OFF(soc), MG_NAME_MAX, 0, 0, "", NULL, NULL, "text",
+     "system on chip or board, e.g. \"Snapdragon 855\""},
+    {"device.notes", MG_T_STR, OFF(notes), MG_REF_MAX, 0, 0, "", NULL, NULL, "text",
+     "free text"},
+
+    /* shader cores */
+    {"core.sp_count", MG_T_INT, OFF(sp_count), 0, 1, 4096, NULL, NULL, NULL, "count",
+     "shader cores (Adreno SPs, Mali cores, NVIDIA SMs)"},
+    {"core.alus_per_sp", MG_T_INT, OFF(alus_per_sp), 0, 1, 16384, NULL, NULL, NULL,
+     "lanes", "fp32 ALU lanes per core"},
+    {"core.clock", MG_T_FREQ, OFF(clock_hz), 0, 1e6, 1e10, NULL, NULL, NULL, "Hz",
+     "shader clock"},
+    {"core.fp32_flops_per_alu_cycle", MG_T_NUM, OFF(fp32_flops_per_alu_cycle), 0, 0.0625,
+     64, "2", NULL, NULL, "flops", "fp32 flops per lane per cycle (2 = one FMA)"},
+    {"core.fp16_flops_per_alu_cycle", MG_T_NUM, OFF(fp16_flops_per_alu_cycle), 0, 0.0625,
+     128, "=core.fp32_flops_per_alu_cycle", NULL, NULL, "flops",
+     "fp16 flops per lane per cycle (4 = packed half2 FMA)"},
+    {"core.int_ops_per_alu_cycle", MG_T_NUM, OFF(int_ops_per_alu_cycle), 0, 0.0625, 64,
+     "1", NULL, NULL, "ops", "integer ops per lane per cycle"},
+    {"core.sfu_ops_per_sp_cycle", MG_T_NUM, OFF(sfu_ops_per_sp_cycle), 0, 0.0625, 4096,
+     "16", NULL, NULL, "ops", "transcendental (exp, log, rcp) ops per core per cycle"},
+    {"core.issue", MG_T_ENUM, OFF(issue), 0, 0, 0, "scalar", mg_issue_names, NULL,
+     "mode", "ALU issue: scalar (Adreno, Bifrost, NVIDIA) or vec4 (Midgard VLIW)"},
+    {"core.warp_width", MG_T_INT, OFF(warp_width), 0, 1, 1024, NULL, NULL, NULL, "items",
+     "work items per warp (wave), the default width"},
+    {"core.warp_width_max", MG_T_INT, OFF(warp_width_max), 0, 1, 1024,
+     "=core.warp_width", NULL, NULL, "items",
+     "widest warp the compiler may pick (Adreno: 2 x warp_width)"},
+    {"core.max_warps_per_sp", MG_T_INT, OFF(max_warps_per_sp), 0, 1, 4096, NULL, NULL,
+     NULL, "warps", "resident warp slots per core"},
+    {"core.max_items_per_sp", MG_T_INT, OFF(max_items_per_sp), 0, 0, 1 << 20, "0", NULL,
+     NULL, "items", "resident work items per core; 0 = max_warps_per_sp x warp_width"},
+    {"core.max_workgroup_size", MG_T_INT, OFF(max_workgroup_size), 0, 1, 65536, NULL,
+     NULL, NULL, "items", "largest work group (CL_DEVICE_MAX_WORK_GROUP_SIZE)"},
+    {"core.max_outstanding_per_warp", MG_T_INT, OFF(max_outstanding_per_warp), 0, 1, 1024,
+     "4", NULL, NULL, "requests", "memory requests one warp may have in flight (MLP)"},
+
+    /* registers */
+    {"registers.model", MG_T_ENUM, OFF(reg_model), 0, 0, 0, NULL, mg_reg_model_names,
+     NULL, "model", "shared_pool (Adreno, NVIDIA) or dedicated (Mali)"},
+    {"registers.pool_regs_per_sp", MG_T_INT, OFF(pool_regs_per_sp), 0, 1, 1 << 24, NULL,
+     NULL, "registers.model=shared_pool", "registers",
+     "32-bit registers per core shared by all resident items"},
+    {"registers.occupancy_steps", MG_T_STEPS, OFF(steps), 0, 1, 1 << 20, NULL, NULL,
+     "registers.model=dedicated", "steps",
+     "[{max_regs, max_items}, ...]: items per core allowed up to each register count"},
+    {"registers.max_regs_per_item", MG_T_INT, OFF(max_regs_per_item), 0, 1, 4096, NULL,
+     NULL, NULL, "registers", "most 32-bit registers one work item may hold (above: spills)"},
+    {"registers.granule", MG_T_INT, OFF(reg_granule), 0, 1, 256, "1", NULL, NULL,
+     "registers", "per-item allocation is rounded up to a multiple of this"},
+
+    /* texture L1 */
+    CACHE_ROWS("tex_l1", tex_l1, NULL, "the per-core texture L1",
+               "load-to-use latency of a texture read that hits the texture L1"),
+    {"tex_l1.tile_w_texels", MG_T_INT, OFF(tile_w_texels), 0, 1, 4096, NULL, NULL, NULL,
+     "texels", "width of the 2D block of texels one line holds"},
+    {"tex_l1.tile_h_texels", MG_T_INT, OFF(tile_h_texels), 0, 1, 4096, NULL, NULL, NULL,
+     "texels", "height of the 2D block of texels one line holds"},
+    {"tex_l1.tile_texel_bytes", MG_T_INT, OFF(tile_texel_bytes), 0, 1, 64, "4", NULL, NULL,
+     "bytes", "texel size the tile shape is given for (w x h x bytes = line)"},
+
+    /* buffer path */
+    {"buffer.path", MG_T_ENUM, OFF(buffer_path), 0, 0, 0, NULL, mg_buffer_path_names,
+     NULL, "path", "buffer loads go to l2 directly (Adreno) or through an l1 load/store cache (Mali)"},
+    {"buffer.latency_cycles", MG_T_INT, OFF(buffer_latency_cycles), 0, 1, 100000, NULL,
+     NULL, "buffer.path=l2", "cycles",
+     "base latency of the L1-less buffer path; an L2 hit costs this plus l2.latency_cycles"},
+    CACHE_ROWS("buffer_l1", buf_l1, "buffer.path=l1", "the per-core load/store cache",
+               "load-to-use latency of a buffer access that hits the load/store cache"),
+
+    /* local memory */
+    {"local.kind", MG_T_ENUM, OFF(local_kind), 0, 0, 0, NULL, mg_local_kind_names, NULL,
+     "kind", "onchip (Adreno, NVIDIA) or system (Mali: RAM behind the load/store cache)"},
+    {"local.size", MG_T_SIZE, OFF(local_size), 0, 0, BIG_BYTES, NULL, NULL, NULL, "bytes",
+     "local memory per work group (CL_DEVICE_LOCAL_MEM_SIZE)"},
+    {"local.bandwidth", MG_T_BW, OFF(local_bandwidth), 0, 1e6, 1e15, NULL, NULL,
+     "local.kind=onchip", "bytes/s", "on-chip local memory bandwidth, whole device"},
+    {"local.latency_cycles", MG_T_INT, OFF(local_latency_cycles), 0, 1, 100000, NULL, NULL,
+     "local.kind=onchip", "cycles", "on-chip local memory latency"},
+
+    /* constant memory */
+    {"constant.size", MG_T_SIZE, OFF(const_size), 0, 0, BIG_BYTES, "64KiB", NULL, NULL,
+     "bytes", "constant buffer capacity (CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE)"},
+    {"constant.bandwidth", MG_T_BW, OFF(const_bandwidth), 0, 1e6, 1e15, "=l2.bandwidth",
+     NULL, NULL, "bytes/s", "constant memory bandwidth, whole device"},
+    {"constant.latency_cycles", MG_T_INT, OFF(const_latency_cycles), 0, 1, 100000,
+     "=l2.latency_cycles", NULL, NULL, "cycles", "constant memory latency"},
+
+    /* L2 */
+    CACHE_ROWS("l2", l2, NULL, "the shared L2",
+               "cycles an L2 hit adds to the latency of the path that missed into it"),
+
+    /* DRAM */
+    {"dram.bandwidth", MG_T_BW, OFF(dram_bandwidth), 0, 1e6, 1e15, NULL, NULL, NULL,
+     "bytes/s", "sustained DRAM bandwidth"},
+    {"dram.latency", MG_T_TIME, OFF(dram_latency_s), 0, 1e-9, 1e-4, NULL, NULL, NULL,
+     "seconds", "DRAM access latency beyond L2, e.g. \"120ns\""},
+};
+
+const size_t mg_schema_count = sizeof mg_schema / sizeof mg_schema[0];
+
+const mg_field *mg_schema_find(const char *key, size_t *index)
+{
+    for (size_t i = 0; i < mg_schema_count; i++) {
+        if (!strcmp(mg_schema[i].key, key)) {
+            if (index) *index = i;
+            return &mg_schema[i];
+        }
+    }
+    return NULL;
+}
+
+int mg_schema_applies(const mg_field *f, const mg_device *dev)
+{
+    if (!f->when) return 1;
+    const char *eq = strchr(f->when, '=');
+    char key[64];
+    size_t n = (size_t)(eq - f->when);
+    memcpy(key, f->when, n);
+    key[n] = '\0';
+    const mg_field *c = mg_schema_find(key, NULL);
+    int v = *(const int *)((const char *)dev + c->off);
+    return !strcmp(c->names[v], eq + 1);
+}
+
+const char *mg_source_kind_name(mg_source_kind k)
+{
+    return mg_source_kind_names[k];
+}
