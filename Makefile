@@ -37,11 +37,13 @@ LIB_SRCS    := $(sort $(shell find sim traces -name '*.c' ! -path sim/main.c))
 MGSIM_SRCS  := sim/main.c
 PROBE_SRCS  := $(sort $(shell find probe -name '*.c'))
 TEST_SRCS   := $(sort $(wildcard tests/unit/*.c))
+BENCH_SRCS  := $(sort $(wildcard bench/*.c))
 
 LIB_OBJS    := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 MGSIM_OBJS  := $(MGSIM_SRCS:%.c=$(BUILD)/%.o)
 PROBE_OBJS  := $(PROBE_SRCS:%.c=$(BUILD)/%.o)
 TEST_OBJS   := $(TEST_SRCS:%.c=$(BUILD)/%.o)
+BENCH_BINS  := $(BENCH_SRCS:%.c=$(BUILD)/%)
 LIB         := $(BUILD)/libmgsim.a
 
 MGSIM       := $(BINDIR)/mgsim
@@ -50,6 +52,8 @@ UNIT        := $(BUILD)/tests/unit_tests
 
 LIBS        := -lcjson -lm
 PROBE_LIBS  := -lOpenCL -lcjson -lm -lpthread
+
+.SECONDARY:
 
 .PHONY: all deps deps-ensure test test-run check run bench install clean golden-update
 
@@ -84,6 +88,9 @@ $(UNIT): $(TEST_OBJS) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $(TEST_OBJS) $(LIB) -lcunit $(LIBS)
 
+$(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $< $(LIB) $(LIBS)
+
 # ---- tests ---------------------------------------------------------------
 # test-run runs every suite against the binaries of this BUILD/BINDIR and
 # fails if any fails (each runner prints its own summary line).
@@ -105,8 +112,8 @@ run: deps-ensure
 	@sh mk/run.sh "$(MGSIM)" "$(MGPROBE)"
 
 bench: deps-ensure
-	@$(MAKE) --no-print-directory all
-	@sh mk/bench.sh "$(MGSIM)"
+	@$(MAKE) --no-print-directory all $(BENCH_BINS)
+	@sh mk/bench.sh "$(BUILD)/bench"
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/mgsim/configs/devices \
@@ -119,4 +126,5 @@ install: all
 clean:
 	rm -rf build $(BINDIR)
 
--include $(LIB_OBJS:.o=.d) $(MGSIM_OBJS:.o=.d) $(PROBE_OBJS:.o=.d) $(TEST_OBJS:.o=.d)
+-include $(LIB_OBJS:.o=.d) $(MGSIM_OBJS:.o=.d) $(PROBE_OBJS:.o=.d) $(TEST_OBJS:.o=.d) \
+         $(BENCH_SRCS:%.c=$(BUILD)/%.d)

@@ -21,6 +21,7 @@ static void config_usage(FILE *f)
             "       mgsim config show [--text] [-o OUT] FILE\n"
             "       mgsim config diff [--json] A B\n"
             "       mgsim config keys [--json]\n"
+            "       mgsim config summary [--json] FILE...\n"
             "\n"
             "check  validate device configs against the schema and its cross-field\n"
             "       rules; every problem is reported with the file and JSON path.\n"
@@ -33,6 +34,8 @@ static void config_usage(FILE *f)
             "diff   list the keys whose resolved values differ; exit 0 when none\n"
             "       differ, 1 when some do, 2 on bad input\n"
             "keys   list the schema: key, type, unit, range, default, condition, help\n"
+            "summary  one row of headline figures per device: cores, lanes, clock,\n"
+            "       fp32/fp16 peak, warp, register model, texture L1, L2, DRAM\n"
             "\n"
             "The schema is documented in configs/README.md.\n");
 }
@@ -168,9 +171,15 @@ static int config_diff(int argc, char **argv)
     mg_device *A = load_one(argv[i]);
     mg_device *B = load_one(argv[i + 1]);
     if (!A || !B) { free(A); free(B); return MG_EXIT_BAD; }
-    int ndiff = 0;
+    int ndiff = 0, wa = (int)strlen(argv[i]);
     cJSON *arr = cJSON_CreateArray();
-    if (!a.json) printf("%-34s %-20s %-20s\n", "key", argv[i], argv[i + 1]);
+    for (size_t k = 0; k < mg_schema_count; k++) {     /* width of column A */
+        char v[256];
+        if (!mg_schema_applies(&mg_schema[k], A)) continue;
+        int n = (int)strlen(mg_device_field_text(A, k, v, sizeof v));
+        if (n > wa && n <= 40) wa = n;
+    }
+    if (!a.json) printf("%-34s %-*s %s\n", "key", wa, argv[i], argv[i + 1]);
     for (size_t k = 0; k < mg_schema_count; k++) {
         int ina = mg_schema_applies(&mg_schema[k], A);
         int inb = mg_schema_applies(&mg_schema[k], B);
@@ -186,7 +195,7 @@ static int config_diff(int argc, char **argv)
             cJSON_AddItemToObject(o, "b", inb ? mg_device_field_json(B, k) : cJSON_CreateNull());
             cJSON_AddItemToArray(arr, o);
         } else {
-            printf("%-34s %-20s %-20s\n", mg_schema[k].key, va, vb);
+            printf("%-34s %-*s %s\n", mg_schema[k].key, wa, va, vb);
         }
     }
     if (a.json) {
@@ -297,11 +306,65 @@ static int config_keys(int argc, char **argv)
     return MG_EXIT_OK;
 }
 
+static int config_summary(int argc, char **argv)
+{
+    config_args a;
+    int i = parse_opts(argc, argv, &a);
+    if (i < 0) return MG_EXIT_BAD;
+    if (a.help) { config_usage(stdout); return MG_EXIT_OK; }
+    if (i >= argc) return mg_cli_usage_error("config", "summary: expected one or more FILEs");
+    int bad = 0;
+    cJSON *arr = cJSON_CreateArray();
+    if (!a.json)
+        printf("%-14s %5s %6s %8s %9s %9s %5s %-11s %7s %7s %10s\n", "device", "cores",
+               "lanes", "clock", "fp32", "fp16", "warp", "registers", "tex_l1", "l2",
+               "dram");
+    for (; i < argc; i++) {
+        mg_device *dev = load_one(argv[i]);
+        if (!dev) { bad = 1; continue; }
+        char clk[32], t1[32], l2[32], bw[32], regs[32];
+        mg_unit_format(MG_UNIT_FREQ, dev->clock_hz, clk, sizeof clk);
+        mg_unit_format(MG_UNIT_SIZE, (double)dev->tex_l1.size, t1, sizeof t1);
+        mg_unit_format(MG_UNIT_SIZE, (double)dev->l2.size, l2, sizeof l2);
+        mg_unit_format(MG_UNIT_BANDWIDTH, dev->dram_bandwidth, bw, sizeof bw);
+        if (dev->reg_model == MG_REG_SHARED_POOL)
+            snprintf(regs, sizeof regs, "pool %lld", (long long)dev->pool_regs_per_sp);
+        else
+            snprintf(regs, sizeof regs, "ded. %lld", (long long)dev->max_regs_per_item);
+        double p32 = mg_device_peak_flops(dev, 0) / 1e9, p16 = mg_device_peak_flops(dev, 1) / 1e9;
+        if (a.json) {
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "file", argv[i]);
+            cJSON_AddStringToObject(o, "device", dev->name);
+            cJSON_AddNumberToObject(o, "cores", (double)dev->sp_count);
+            cJSON_AddNumberToObject(o, "lanes", (double)(dev->sp_count * dev->alus_per_sp));
+            cJSON_AddNumberToObject(o, "clock_hz", dev->clock_hz);
+            cJSON_AddNumberToObject(o, "fp32_gflops", p32);
+            cJSON_AddNumberToObject(o, "fp16_gflops", p16);
+            cJSON_AddNumberToObject(o, "warp_width", (double)dev->warp_width);
+            cJSON_AddStringToObject(o, "register_model", mg_reg_model_names[dev->reg_model]);
+            cJSON_AddNumberToObject(o, "tex_l1_bytes", (double)dev->tex_l1.size);
+            cJSON_AddNumberToObject(o, "l2_bytes", (double)dev->l2.size);
+            cJSON_AddNumberToObject(o, "dram_bytes_per_s", dev->dram_bandwidth);
+            cJSON_AddItemToArray(arr, o);
+        } else {
+            printf("%-14s %5lld %6lld %8s %9.1f %9.1f %5lld %-11s %7s %7s %10s\n", dev->name,
+                   (long long)dev->sp_count, (long long)(dev->sp_count * dev->alus_per_sp), clk,
+                   p32, p16, (long long)dev->warp_width, regs, t1, l2, bw);
+        }
+        free(dev);
+    }
+    if (a.json) mg_json_write(stdout, arr);
+    else printf("(fp32/fp16 in GFLOPS: cores x lanes x flops per lane-cycle x clock)\n");
+    cJSON_Delete(arr);
+    return bad ? MG_EXIT_BAD : MG_EXIT_OK;
+}
+
 int mg_cmd_config(int argc, char **argv)
 {
     static const struct { const char *name; int (*fn)(int, char **); } subs[] = {
         {"check", config_check}, {"show", config_show}, {"diff", config_diff},
-        {"keys", config_keys},
+        {"keys", config_keys}, {"summary", config_summary},
     };
     if (argc < 2) {
         config_usage(stderr);
@@ -313,6 +376,6 @@ int mg_cmd_config(int argc, char **argv)
     }
     for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++)
         if (!strcmp(argv[1], subs[i].name)) return subs[i].fn(argc - 1, argv + 1);
-    return mg_cli_usage_error("config", "unknown subcommand '%s' (check, show, diff, keys)",
+    return mg_cli_usage_error("config", "unknown subcommand '%s' (check, show, diff, keys, summary)",
                               argv[1]);
 }

@@ -41,7 +41,8 @@ typedef enum {
     MG_SRC_DRIVER,       /* D: open-driver constant (Mesa, msm, ...) */
     MG_SRC_AGGREGATOR,   /* A: spec aggregator */
     MG_SRC_INFERRED,     /* I: inferred from other figures */
-    MG_SRC_FITTED        /* fitted to reproduce a published curve */
+    MG_SRC_FITTED,       /* fitted to reproduce a published curve */
+    MG_SRC_DEFAULT       /* the schema default, written out (config show) */
 } mg_source_kind;
 
 typedef struct mg_source {

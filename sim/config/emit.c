@@ -90,8 +90,16 @@ cJSON *mg_device_to_json(const mg_device *dev)
     cJSON *src = cJSON_AddObjectToObject(root, "sources");
     for (size_t i = 0; i < mg_schema_count; i++) {
         const mg_source *s = &dev->src[i];
-        if (s->kind == MG_SRC_NONE) continue;
+        if (!mg_schema_applies(&mg_schema[i], dev) || !strcmp(mg_schema[i].key, "schema"))
+            continue;
         cJSON *o = cJSON_AddObjectToObject(src, mg_schema[i].key);
+        if (s->kind == MG_SRC_NONE) {
+            /* The resolved output writes defaults out; say so, so that it
+             * is itself a complete config that passes --strict. */
+            cJSON_AddStringToObject(o, "kind", "default");
+            cJSON_AddStringToObject(o, "ref", "mgsim schema default");
+            continue;
+        }
         cJSON_AddStringToObject(o, "kind", mg_source_kind_name(s->kind));
         cJSON_AddStringToObject(o, "ref", s->ref);
         if (s->curve[0]) cJSON_AddStringToObject(o, "curve", s->curve);

@@ -434,7 +434,7 @@ static void read_sources(load_ctx *c, const cJSON *src, int strict)
                     if (!strcmp(k->valuestring, names[i])) found = (int)i + 1;
                 if (found < 0) {
                     mg_diag_error(c->d, "%s: %s: expected one of measured, vendor, driver, "
-                                  "aggregator, inferred, fitted", c->name, kp);
+                                  "aggregator, inferred, fitted, default", c->name, kp);
                 } else {
                     o->kind = (mg_source_kind)found;
                 }

@@ -17,7 +17,8 @@ const char *const mg_buffer_path_names[] = {"l2", "l1", NULL};
 const char *const mg_local_kind_names[] = {"onchip", "system", NULL};
 const char *const mg_replacement_names[] = {"lru", "fifo", "random", "plru", NULL};
 const char *const mg_source_kind_names[] = {"default", "measured", "vendor", "driver",
-                                            "aggregator", "inferred", "fitted", NULL};
+                                            "aggregator", "inferred", "fitted", "default",
+                                            NULL};
 
 const char *const mg_schema_sections[] = {"device", "core", "registers", "tex_l1",
                                           "buffer", "buffer_l1", "local", "constant",

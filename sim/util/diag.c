@@ -59,4 +59,9 @@ void mg_diag_print(const mg_diag *d, FILE *f, const char *prog)
                 d->n + d->nwarn - d->stored);
 }
 
-const char *mg_diag_first(const mg_diag *d) { return d->stored ? d->msg[0] : ""; }
+const char *mg_diag_first(const mg_diag *d)
+{
+    for (size_t i = 0; i < d->stored && d->n; i++)
+        if (strncmp(d->msg[i], "warning: ", 9)) return d->msg[i];
+    return d->stored ? d->msg[0] : "";
+}

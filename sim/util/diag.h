@@ -39,7 +39,8 @@ int mg_diag_failed(const mg_diag *d);
 /* Print every stored message, one per line, prefixed by `prog: `. */
 void mg_diag_print(const mg_diag *d, FILE *f, const char *prog);
 
-/* The first stored message, or "" when none; for tests. */
+/* The first stored error message; the first warning when there are no
+ * errors; "" when there is nothing. */
 const char *mg_diag_first(const mg_diag *d);
 
 #endif

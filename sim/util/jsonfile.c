@@ -79,6 +79,51 @@ static void locate(const char *text, size_t off, size_t *line, size_t *col)
     }
 }
 
+/* Bracket depth just before byte offset `off` (strings skipped). */
+static long depth_at(const char *text, size_t off)
+{
+    int in_str = 0, esc = 0;
+    long depth = 0;
+    for (size_t i = 0; i < off; i++) {
+        char ch = text[i];
+        if (in_str) {
+            if (esc) esc = 0;
+            else if (ch == '\\') esc = 1;
+            else if (ch == '"') in_str = 0;
+        } else if (ch == '"') {
+            in_str = 1;
+        } else if (ch == '{' || ch == '[') {
+            depth++;
+        } else if (ch == '}' || ch == ']') {
+            depth--;
+        }
+    }
+    return depth;
+}
+
+/* True when text ends inside a string or with brackets left open: the
+ * document was cut short, whatever cJSON's error position says. */
+static int looks_truncated(const char *text, size_t len)
+{
+    int in_str = 0, esc = 0;
+    long depth = 0;
+    for (size_t i = 0; i < len; i++) {
+        char ch = text[i];
+        if (in_str) {
+            if (esc) esc = 0;
+            else if (ch == '\\') esc = 1;
+            else if (ch == '"') in_str = 0;
+        } else if (ch == '"') {
+            in_str = 1;
+        } else if (ch == '{' || ch == '[') {
+            depth++;
+        } else if (ch == '}' || ch == ']') {
+            if (--depth < 0) return 0;
+        }
+    }
+    return in_str || depth > 0;
+}
+
 /* Recursively reject objects with a repeated key; `path` is the JSON path
  * of j.  Returns 0 when clean. */
 static int check_dups(const char *name, const cJSON *j, char *path, size_t plen,
@@ -137,7 +182,14 @@ cJSON *mg_json_parse(const char *name, const char *text, size_t len, mg_diag *d)
         for (size_t q = off; q < len && k < 16 && text[q] != '\n'; q++)
             near[k++] = (text[q] >= 32 && text[q] < 127) ? text[q] : '?';
         near[k] = '\0';
-        if (off >= len)
+        if (off >= len || looks_truncated(text, len)) {
+            locate(text, len, &line, &col);
+            off = len;
+        }
+        if (off < len && depth_at(text, off) >= CJSON_NESTING_LIMIT)
+            mg_diag_error(d, "%s:%zu:%zu: JSON nested deeper than %d levels at byte offset %zu",
+                          name, line, col, CJSON_NESTING_LIMIT, off);
+        else if (off >= len)
             mg_diag_error(d, "%s:%zu:%zu: JSON syntax error: unexpected end of input "
                           "at byte offset %zu (truncated file?)", name, line, col, off);
         else

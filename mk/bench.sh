@@ -1,0 +1,9 @@
+#!/bin/sh
+# mk/bench.sh BENCHDIR - run the benchmarks and print their figures, with the
+# commit and the machine.  Nothing is asserted (see README: speed is
+# measured here, never in tests).
+set -eu
+B=$1
+echo "mgsim bench: commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)," \
+     "$(uname -m), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //')"
+"$B/bench_config" configs/devices/adreno640.json 1

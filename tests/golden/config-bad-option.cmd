@@ -1,0 +1,1 @@
+$MGSIM config check --bogus configs/devices/adreno640.json

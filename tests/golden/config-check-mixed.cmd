@@ -1,0 +1,1 @@
+$MGSIM config check tests/golden/data/adreno640-unsourced.json tests/golden/data/no-such-file.json

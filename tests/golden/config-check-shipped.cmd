@@ -1,0 +1,1 @@
+$MGSIM config check --strict configs/devices/*.json

@@ -1,0 +1,1 @@
+$MGSIM config check tests/golden/data/adreno640-whatif-typo.json

@@ -1,0 +1,1 @@
+$MGSIM config show configs/devices/adreno640.json

@@ -1,0 +1,1 @@
+$MGSIM config show --text configs/devices/adreno640.json

@@ -1,0 +1,1 @@
+$MGSIM confg check x

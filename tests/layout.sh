@@ -1,0 +1,21 @@
+#!/bin/sh
+# tests/layout.sh MGSIM - architecture rules the build must keep:
+#  - mgsim never links OpenCL, and only probe/ includes OpenCL headers;
+#  - every shipped device config passes `config check --strict`;
+#  - no C source file grows past 1000 lines.
+set -u
+MGSIM=$1
+pass=0 fail=0
+ok()  { pass=$((pass+1)); }
+bad() { echo "layout: FAIL: $*"; fail=$((fail+1)); }
+if command -v ldd >/dev/null 2>&1; then
+    if ldd "$MGSIM" | grep -qi opencl; then bad "$MGSIM links OpenCL"; else ok; fi
+fi
+if grep -rlE '#include *[<"]CL/' sim traces tests 2>/dev/null | grep -q .; then
+    bad "OpenCL headers included outside probe/: $(grep -rlE '#include *[<"]CL/' sim traces tests | tr '\n' ' ')"
+else ok; fi
+if "$MGSIM" config check --strict --quiet configs/devices/*.json; then ok; else bad "shipped configs do not pass --strict"; fi
+big=$(find sim traces probe tests -name '*.[ch]' -exec wc -l {} + | awk '$2 != "total" && $1 > 1000 {print $2}')
+if [ -n "$big" ]; then bad "files over 1000 lines: $big"; else ok; fi
+echo "layout: $pass passed, $fail failed"
+[ $fail -eq 0 ]

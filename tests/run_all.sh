@@ -1,0 +1,26 @@
+#!/bin/sh
+# tests/run_all.sh UNIT MGSIM MGPROBE - every test suite; exit 1 if any fails.
+# Each suite prints its own "NAME: N passed, N failed" line; the last line
+# here is the total.
+set -u
+UNIT=$1 MGSIM=$2 MGPROBE=$3
+total_pass=0 total_fail=0 failed=""
+run() {  # run NAME CMD...: run a suite, collect its summary line
+    name=$1; shift
+    out=$("$@" 2>&1); rc=$?
+    printf '%s\n' "$out"
+    line=$(printf '%s\n' "$out" | grep -E '^[a-z-]+: [0-9]+ passed, [0-9]+ failed' | tail -1)
+    p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed.*/\1/'); f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
+    [ -n "$line" ] || { p=0; f=1; }
+    [ $rc -eq 0 ] || [ "$f" -gt 0 ] || f=1
+    total_pass=$((total_pass + p)); total_fail=$((total_fail + f))
+    [ $rc -eq 0 ] || failed="$failed $name"
+}
+run unit "$UNIT"
+run golden sh tests/golden/run.sh "$MGSIM" "$MGPROBE"
+run bad-input sh tests/bad/run.sh "$MGSIM"
+run layout sh tests/layout.sh "$MGSIM"
+echo "----"
+[ -z "$failed" ] || echo "FAILED suites:$failed"
+echo "all: $total_pass passed, $total_fail failed"
+[ -z "$failed" ]

@@ -1,0 +1,45 @@
+/*
+ * main.c - the CUnit runner: every module's suite, a summary, and exit
+ * status 1 when any assertion failed.  `unit_tests SUITE` runs one suite.
+ */
+#include <CUnit/Basic.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "suites.h"
+
+int main(int argc, char **argv)
+{
+    static int (*const adders[])(void) = {
+        add_units_suite,  add_strsim_suite, add_jsonfile_suite,
+        add_jsonout_suite, add_afile_suite, add_diag_suite,
+        add_schema_suite, add_device_suite, add_rules_suite,
+    };
+    if (CU_initialize_registry() != CUE_SUCCESS) return 2;
+    for (size_t i = 0; i < sizeof adders / sizeof adders[0]; i++) {
+        if (adders[i]()) {
+            fprintf(stderr, "unit_tests: cannot register suite %zu: %s\n", i,
+                    CU_get_error_msg());
+            CU_cleanup_registry();
+            return 2;
+        }
+    }
+    CU_basic_set_mode(CU_BRM_NORMAL);
+    if (argc > 1) {
+        CU_pSuite s = CU_get_suite(argv[1]);
+        if (!s) {
+            fprintf(stderr, "unit_tests: no suite named '%s'\n", argv[1]);
+            CU_cleanup_registry();
+            return 2;
+        }
+        CU_basic_run_suite(s);
+    } else {
+        CU_basic_run_tests();
+    }
+    unsigned failed = CU_get_number_of_failures();
+    unsigned tests_failed = CU_get_number_of_tests_failed();
+    unsigned run = CU_get_number_of_tests_run();
+    CU_cleanup_registry();
+    printf("unit: %u passed, %u failed\n", run - tests_failed, tests_failed);
+    return failed ? 1 : 0;
+}

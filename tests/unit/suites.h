@@ -1,0 +1,21 @@
+/*
+ * suites.h - one CUnit suite per module; each test file defines one
+ * add_*_suite() that registers its suite and returns 0 on success.
+ * Tests run from the repository root (paths like configs/devices/...).
+ */
+#ifndef MG_TEST_SUITES_H
+#define MG_TEST_SUITES_H
+
+#include <CUnit/CUnit.h>
+
+int add_units_suite(void);
+int add_strsim_suite(void);
+int add_jsonfile_suite(void);
+int add_jsonout_suite(void);
+int add_afile_suite(void);
+int add_diag_suite(void);
+int add_schema_suite(void);
+int add_device_suite(void);
+int add_rules_suite(void);
+
+#endif

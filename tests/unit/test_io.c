@@ -1,0 +1,155 @@
+/* test_io.c - strict JSON input, deterministic JSON output, atomic files,
+ * diagnostics (sim/util/jsonfile, jsonout, afile, diag). */
+#include <CUnit/CUnit.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "suites.h"
+#include "util/afile.h"
+#include "util/diag.h"
+#include "util/jsonfile.h"
+#include "util/jsonout.h"
+
+/* Parse text; expect failure with `want` in the message. */
+static void parse_fails(const char *text, size_t len, const char *want)
+{
+    mg_diag d;
+    mg_diag_init(&d);
+    char *buf = malloc(len + 1);
+    memcpy(buf, text, len);
+    buf[len] = '\0';
+    cJSON *j = mg_json_parse("t.json", buf, len, &d);
+    CU_ASSERT_PTR_NULL(j);
+    CU_ASSERT_TRUE(mg_diag_failed(&d));
+    CU_ASSERT_PTR_NOT_NULL(strstr(mg_diag_first(&d), want));
+    if (!strstr(mg_diag_first(&d), want))
+        fprintf(stderr, "\ngot '%s', want '%s'\n", mg_diag_first(&d), want);
+    cJSON_Delete(j);
+    free(buf);
+    mg_diag_free(&d);
+}
+
+/* A string literal and its length (which may include NUL bytes). */
+#define LIT(s) s, sizeof(s) - 1
+
+static void test_parse_errors(void)
+{
+    parse_fails(LIT(""), "empty file");
+    parse_fails(LIT("  \n\t "), "empty file");
+    parse_fails(LIT("{\"a\": 1"), "unexpected end of input");
+    parse_fails(LIT("{\n  \"a\": 1,\n  \"b\" 2\n}"), "t.json:3:7: JSON syntax error");
+    parse_fails(LIT("{\"a\": 1}\0\1\2"), "NUL byte at byte offset 8");
+    parse_fails(LIT("{\"a\": {\"b\": 1, \"b\": 2}}"), "$.a.b: duplicate key");
+    parse_fails(LIT("{\"a\": [{\"x\": 1, \"x\": 1}]}"), "$.a[0].x: duplicate key");
+    parse_fails(LIT("{} {}"), "JSON syntax error at byte offset 3");
+}
+
+static void test_load_missing(void)
+{
+    mg_diag d;
+    mg_diag_init(&d);
+    CU_ASSERT_PTR_NULL(mg_json_load("tests/no/such/file.json", &d));
+    CU_ASSERT_PTR_NOT_NULL(strstr(mg_diag_first(&d), "cannot open"));
+    mg_diag_free(&d);
+    mg_diag_init(&d);
+    CU_ASSERT_PTR_NULL(mg_json_load("tests", &d));
+    CU_ASSERT_PTR_NOT_NULL(strstr(mg_diag_first(&d), "is a directory"));
+    mg_diag_free(&d);
+}
+
+static char *write_to_string(const cJSON *j)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    mg_json_write(f, j);
+    fclose(f);
+    return buf;
+}
+
+static void test_jsonout(void)
+{
+    char num[40];
+    CU_ASSERT_STRING_EQUAL(mg_json_number(2, num, sizeof num), "2");
+    CU_ASSERT_STRING_EQUAL(mg_json_number(-0.0, num, sizeof num), "0");
+    CU_ASSERT_STRING_EQUAL(mg_json_number(0.1, num, sizeof num), "0.1");
+    CU_ASSERT_STRING_EQUAL(mg_json_number(1.0 / 0.0, num, sizeof num), "null");
+    CU_ASSERT_EQUAL(strtod(mg_json_number(1.0 / 3.0, num, sizeof num), NULL), 1.0 / 3.0);
+    cJSON *j = cJSON_Parse("{\"a\": [1, 2.5], \"b\": {\"c\": \"x\\\"y\"}, \"e\": []}");
+    char *s = write_to_string(j);
+    CU_ASSERT_STRING_EQUAL(s, "{\n  \"a\": [1, 2.5],\n  \"b\": {\n    \"c\": \"x\\\"y\"\n  },\n"
+                              "  \"e\": []\n}\n");
+    cJSON *back = cJSON_Parse(s);
+    CU_ASSERT_TRUE(cJSON_Compare(j, back, 1));
+    free(s);
+    cJSON_Delete(back);
+    cJSON_Delete(j);
+}
+
+static void test_afile(void)
+{
+    char dir[] = "/tmp/mgsim-afile-XXXXXX";
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    char path[128];
+    snprintf(path, sizeof path, "%s/out.json", dir);
+    mg_afile a;
+    FILE *f = mg_afile_open(&a, path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs("partial", f);
+    CU_ASSERT_NOT_EQUAL(access(a.tmp, F_OK), -1);
+    mg_afile_abort(&a);
+    CU_ASSERT_EQUAL(access(path, F_OK), -1);     /* nothing at the final name */
+    CU_ASSERT_EQUAL(access(a.tmp, F_OK), -1);    /* and no temporary left */
+    f = mg_afile_open(&a, path);
+    fputs("whole", f);
+    CU_ASSERT_EQUAL(mg_afile_commit(&a), 0);
+    CU_ASSERT_EQUAL(access(path, F_OK), 0);
+    unlink(path);
+    rmdir(dir);
+}
+
+static void test_diag(void)
+{
+    mg_diag d;
+    mg_diag_init(&d);
+    CU_ASSERT_FALSE(mg_diag_failed(&d));
+    CU_ASSERT_STRING_EQUAL(mg_diag_first(&d), "");
+    mg_diag_warn(&d, "w %d", 1);
+    CU_ASSERT_FALSE(mg_diag_failed(&d));
+    CU_ASSERT_STRING_EQUAL(mg_diag_first(&d), "warning: w 1");
+    for (int i = 0; i < 100; i++) mg_diag_error(&d, "e %d", i);
+    CU_ASSERT_TRUE(mg_diag_failed(&d));
+    CU_ASSERT_EQUAL(d.n, 100);
+    CU_ASSERT_EQUAL(d.stored, MG_DIAG_MAX);
+    CU_ASSERT_STRING_EQUAL(mg_diag_first(&d), "e 0");   /* errors before warnings */
+    mg_diag_free(&d);
+}
+
+int add_jsonfile_suite(void)
+{
+    CU_pSuite s = CU_add_suite("jsonfile", NULL, NULL);
+    if (!s) return -1;
+    if (!CU_add_test(s, "parse_errors", test_parse_errors) ||
+        !CU_add_test(s, "load_missing", test_load_missing))
+        return -1;
+    return 0;
+}
+
+int add_jsonout_suite(void)
+{
+    CU_pSuite s = CU_add_suite("jsonout", NULL, NULL);
+    return s && CU_add_test(s, "write", test_jsonout) ? 0 : -1;
+}
+
+int add_afile_suite(void)
+{
+    CU_pSuite s = CU_add_suite("afile", NULL, NULL);
+    return s && CU_add_test(s, "commit_abort", test_afile) ? 0 : -1;
+}
+
+int add_diag_suite(void)
+{
+    CU_pSuite s = CU_add_suite("diag", NULL, NULL);
+    return s && CU_add_test(s, "collect", test_diag) ? 0 : -1;
+}
