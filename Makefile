@@ -5,6 +5,7 @@
 #   make test         unit (CUnit) + golden + bad-input tests; installs deps if missing
 #   make check        the same tests under AddressSanitizer + UBSan
 #   make bench        benchmarks that print figures (never asserted)
+#   make memcheck     unit, golden and bad-input tests under valgrind
 #   make install PREFIX=/usr/local
 #   make deps         install the Debian packages (apt-get; root or sudo)
 #   make clean
@@ -55,7 +56,7 @@ PROBE_LIBS  := -lOpenCL -lcjson -lm -lpthread
 
 .SECONDARY:
 
-.PHONY: all deps deps-ensure test test-run check run bench install clean golden-update
+.PHONY: all deps deps-ensure test test-run check run bench install clean golden-update memcheck
 
 all: $(MGSIM) $(MGPROBE)
 
@@ -102,6 +103,15 @@ test-run: $(MGSIM) $(MGPROBE) $(UNIT)
 
 check: deps-ensure
 	@$(MAKE) --no-print-directory SAN=1 BUILD=build/asan BINDIR=build/asan/bin test-run
+
+# Every golden and bad-input case, and the unit tests, under valgrind: any
+# error or leak changes an exit status and fails the case.
+VALGRIND = valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect \
+           --error-exitcode=99
+memcheck: $(MGSIM) $(MGPROBE) $(UNIT)
+	@$(VALGRIND) $(UNIT) >/dev/null && echo "memcheck: unit tests clean"
+	@MG_WRAP="$(VALGRIND)" sh tests/golden/run.sh "$(MGSIM)" "$(MGPROBE)"
+	@MG_WRAP="$(VALGRIND)" sh tests/bad/run.sh "$(MGSIM)"
 
 golden-update: $(MGSIM) $(MGPROBE)
 	@sh tests/golden/run.sh --update "$(MGSIM)" "$(MGPROBE)"

@@ -2,6 +2,7 @@
 # tests/layout.sh MGSIM - architecture rules the build must keep:
 #  - mgsim never links OpenCL, and only probe/ includes OpenCL headers;
 #  - every shipped device config passes `config check --strict`;
+#  - the man pages carry the current version;
 #  - no C source file grows past 1000 lines.
 set -u
 MGSIM=$1
@@ -15,6 +16,10 @@ if grep -rlE '#include *[<"]CL/' sim traces tests 2>/dev/null | grep -q .; then
     bad "OpenCL headers included outside probe/: $(grep -rlE '#include *[<"]CL/' sim traces tests | tr '\n' ' ')"
 else ok; fi
 if "$MGSIM" config check --strict --quiet configs/devices/*.json; then ok; else bad "shipped configs do not pass --strict"; fi
+ver=$(sed -n 's/.*MG_VERSION "\(.*\)".*/\1/p' sim/version.h)
+for m in doc/mgsim.1 doc/mgprobe.1; do
+    if grep -q "$ver" "$m"; then ok; else bad "$m does not carry version $ver (sim/version.h)"; fi
+done
 big=$(find sim traces probe tests -name '*.[ch]' -exec wc -l {} + | awk '$2 != "total" && $1 > 1000 {print $2}')
 if [ -n "$big" ]; then bad "files over 1000 lines: $big"; else ok; fi
 echo "layout: $pass passed, $fail failed"

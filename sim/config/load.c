@@ -422,6 +422,7 @@ static void read_sources(load_ctx *c, const cJSON *src, int strict)
             continue;
         }
         mg_source *o = &c->dev->src[idx];
+        int ref_bad = 0;
         for (const cJSON *k = s->child; k; k = k->next) {
             char kp[260];
             snprintf(kp, sizeof kp, "%s.%s", path, k->string);
@@ -443,6 +444,7 @@ static void read_sources(load_ctx *c, const cJSON *src, int strict)
                 if (!cJSON_IsString(k) || strlen(k->valuestring) >= MG_REF_MAX) {
                     mg_diag_error(c->d, "%s: %s: expected a string of at most %d characters",
                                   c->name, kp, MG_REF_MAX - 1);
+                    ref_bad = 1;
                 } else {
                     memcpy(dst, k->valuestring, strlen(k->valuestring) + 1);
                 }
@@ -456,7 +458,7 @@ static void read_sources(load_ctx *c, const cJSON *src, int strict)
         }
         if (o->kind == MG_SRC_NONE)
             mg_diag_error(c->d, "%s: %s: missing \"kind\"", c->name, path);
-        if (!o->ref[0])
+        if (!o->ref[0] && !ref_bad)
             mg_diag_error(c->d, "%s: %s: missing \"ref\" (where the value comes from)",
                           c->name, path);
         if (o->kind == MG_SRC_FITTED && !o->curve[0])

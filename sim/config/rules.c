@@ -67,10 +67,6 @@ static void check_core(mg_device *v, const char *name, mg_diag *d)
 
 static void check_registers(const mg_device *v, const char *name, mg_diag *d)
 {
-    if (v->max_regs_per_item % v->reg_granule != 0)
-        mg_diag_error(d, "%s: $.registers.max_regs_per_item: expected a multiple of "
-                      "registers.granule (%lld), got %lld", name, (long long)v->reg_granule,
-                      (long long)v->max_regs_per_item);
     if (v->reg_model == MG_REG_SHARED_POOL) {
         int64_t need = v->max_regs_per_item * v->warp_width;
         if (v->pool_regs_per_sp < need)

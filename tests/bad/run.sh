@@ -17,7 +17,7 @@ while IFS='	' read -r name want; do
     case "$name" in ''|'#'*) continue ;; esac
     f="$dir/$name"
     if [ ! -f "$f" ]; then echo "bad: $name: listed in EXPECT but missing"; fail=$((fail+1)); continue; fi
-    "$MGSIM" config check "$f" >"$tmp/out" 2>"$tmp/err"
+    ${MG_WRAP:-} "$MGSIM" config check "$f" >"$tmp/out" 2>"$tmp/err"
     rc=$?
     why=""
     [ $rc -eq 2 ] || why="exit status $rc, expected 2"

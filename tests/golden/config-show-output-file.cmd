@@ -1,1 +1,1 @@
-d=$(mktemp -d) && $MGSIM config show -o $d/a.json configs/devices/adreno640.json && $MGSIM config check --strict $d/a.json 2>&1 | sed "s#$d#TMP#"; $MGSIM config show -o $d/b.json tests/bad/configs/typo-key.json; ls $d; rm -rf $d
+d=$(mktemp -d) && $MGSIM config show -o $d/a.json configs/devices/adreno640.json && $MGSIM config check --strict $d/a.json 2>&1 | sed "s#$d#TMP#"; $MGSIM config show -o $d/b.json tests/bad/configs/typo-key.json; echo "show rc=$?"; ls $d; rm -rf $d

@@ -10,6 +10,9 @@ update=0
 if [ "${1:-}" = "--update" ]; then update=1; shift; fi
 MGSIM=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 MGPROBE=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
+# MG_WRAP (e.g. a valgrind command line) prefixes every run: `make memcheck`.
+MGSIM_BIN=$MGSIM MGPROBE_BIN=$MGPROBE
+MGSIM="${MG_WRAP:-} $MGSIM" MGPROBE="${MG_WRAP:-} $MGPROBE"
 export MGSIM MGPROBE
 dir=tests/golden
 pass=0 fail=0
@@ -17,7 +20,7 @@ tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 normalize() {
     sed -E -e 's/(mgsim|mgprobe) [0-9]+\.[0-9]+\.[0-9]+/\1 VERSION/g' \
-           -e "s#$MGSIM#mgsim#g; s#$MGPROBE#mgprobe#g"
+           -e "s#$MGSIM_BIN#mgsim#g; s#$MGPROBE_BIN#mgprobe#g"
 }
 for cmd in "$dir"/*.cmd; do
     name=$(basename "$cmd" .cmd)

@@ -298,7 +298,9 @@ static void test_rules(void)
     expect_error("registers.pool_regs_per_sp", "1000", "one warp at the register limit must fit");
     expect_error("l2.line", "\"16B\"", "$.tex_l1.line: expected at most l2.line (16B)");
     expect_error("tex_l1.size", "\"256KiB\"", "$.l2.size: expected at least tex_l1.size (256KiB)");
-    expect_error("registers.granule", "3", "a multiple of registers.granule (3)");
+    expect_ok("registers.granule", "8");     /* 255 regs in units of 8 is fine (NVIDIA) */
+    expect_error("sources", "{\"l2.assoc\": {\"kind\": \"inferred\", \"ref\": 3}}",
+                 "$.sources[\"l2.assoc\"].ref: expected a string");
 }
 
 static void test_rules_dedicated(void)

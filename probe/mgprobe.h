@@ -1,0 +1,35 @@
+/*
+ * mgprobe.h - the mgprobe subcommand registry and shared command-line
+ * helpers (the counterpart of sim/cli/cli.h for mgsim).
+ *
+ * Every subcommand is one mgp_command row in registry.c and one file
+ * cmd_NAME.c.  A command's run() gets argv with argv[0] = its own name, and
+ * returns the process exit status:
+ *   0  success
+ *   1  a negative answer that is not an error
+ *   2  bad input or usage, or OpenCL unusable (message already on stderr)
+ */
+#ifndef MGP_MGPROBE_H
+#define MGP_MGPROBE_H
+
+enum { MGP_EXIT_OK = 0, MGP_EXIT_NO = 1, MGP_EXIT_BAD = 2 };
+
+typedef struct mgp_command {
+    const char *name;
+    const char *summary;                  /* one line for `mgprobe --help` */
+    int (*run)(int argc, char **argv);
+} mgp_command;
+
+extern const mgp_command mgp_commands[];  /* NULL-name terminated */
+
+/* Look up a command by name; NULL when unknown. */
+const mgp_command *mgp_command_find(const char *name);
+
+/* Print "mgprobe: CMD: message" and a hint to run --help; returns 2. */
+int mgp_usage_error(const char *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* The subcommands. */
+int mgp_cmd_devices(int argc, char **argv);
+
+#endif

@@ -1,0 +1,33 @@
+/*
+ * registry.c - the table of mgprobe subcommands.  A new subcommand is one
+ * row here plus its cmd_NAME.c file.
+ */
+#include "mgprobe.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+const mgp_command mgp_commands[] = {
+    {"devices", "list OpenCL platforms and devices with their key properties",
+     mgp_cmd_devices},
+    {NULL, NULL, NULL},
+};
+
+const mgp_command *mgp_command_find(const char *name)
+{
+    for (const mgp_command *c = mgp_commands; c->name; c++)
+        if (!strcmp(c->name, name)) return c;
+    return NULL;
+}
+
+int mgp_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "mgprobe: %s: ", cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nTry 'mgprobe %s --help'.\n", cmd);
+    return MGP_EXIT_BAD;
+}
