@@ -34,7 +34,7 @@ LDFLAGS += $(LDSAN)
 
 # The simulator library: everything under sim/ and traces/ except mgsim's
 # main().  It must never include OpenCL headers (checked by `make test`).
-LIB_SRCS    := $(sort $(shell find sim traces -name '*.c' ! -path sim/main.c))
+LIB_SRCS    := $(sort $(shell find sim traces -name '*.c' ! -path sim/main.c 2>/dev/null))
 MGSIM_SRCS  := sim/main.c
 PROBE_SRCS  := $(sort $(shell find probe -name '*.c'))
 TEST_SRCS   := $(sort $(wildcard tests/unit/*.c))
