@@ -79,11 +79,13 @@ static void locate(const char *text, size_t off, size_t *line, size_t *col)
     }
 }
 
-/* Bracket depth just before byte offset `off` (strings skipped). */
-static long depth_at(const char *text, size_t off)
+/* Scan text[0, off) skipping strings; report the bracket depth reached and
+ * whether the scan ended inside a string.  Returns 0, or -1 when a closing
+ * bracket has no opener (the text is malformed, not cut short). */
+static int scan_depth(const char *text, size_t off, long *depth, int *in_string)
 {
     int in_str = 0, esc = 0;
-    long depth = 0;
+    long dep = 0;
     for (size_t i = 0; i < off; i++) {
         char ch = text[i];
         if (in_str) {
@@ -93,35 +95,31 @@ static long depth_at(const char *text, size_t off)
         } else if (ch == '"') {
             in_str = 1;
         } else if (ch == '{' || ch == '[') {
-            depth++;
-        } else if (ch == '}' || ch == ']') {
-            depth--;
+            dep++;
+        } else if ((ch == '}' || ch == ']') && --dep < 0) {
+            return -1;
         }
     }
-    return depth;
+    *depth = dep;
+    *in_string = in_str;
+    return 0;
 }
 
 /* True when text ends inside a string or with brackets left open: the
  * document was cut short, whatever cJSON's error position says. */
 static int looks_truncated(const char *text, size_t len)
 {
-    int in_str = 0, esc = 0;
-    long depth = 0;
-    for (size_t i = 0; i < len; i++) {
-        char ch = text[i];
-        if (in_str) {
-            if (esc) esc = 0;
-            else if (ch == '\\') esc = 1;
-            else if (ch == '"') in_str = 0;
-        } else if (ch == '"') {
-            in_str = 1;
-        } else if (ch == '{' || ch == '[') {
-            depth++;
-        } else if (ch == '}' || ch == ']') {
-            if (--depth < 0) return 0;
-        }
-    }
-    return in_str || depth > 0;
+    long depth;
+    int in_str;
+    return scan_depth(text, len, &depth, &in_str) == 0 && (in_str || depth > 0);
+}
+
+/* True when byte offset `off` lies deeper than cJSON's nesting limit. */
+static int too_deep(const char *text, size_t off)
+{
+    long depth;
+    int in_str;
+    return scan_depth(text, off, &depth, &in_str) == 0 && depth >= CJSON_NESTING_LIMIT;
 }
 
 /* Recursively reject objects with a repeated key; `path` is the JSON path
@@ -186,7 +184,7 @@ cJSON *mg_json_parse(const char *name, const char *text, size_t len, mg_diag *d)
             locate(text, len, &line, &col);
             off = len;
         }
-        if (off < len && depth_at(text, off) >= CJSON_NESTING_LIMIT)
+        if (off < len && too_deep(text, off))
             mg_diag_error(d, "%s:%zu:%zu: JSON nested deeper than %d levels at byte offset %zu",
                           name, line, col, CJSON_NESTING_LIMIT, off);
         else if (off >= len)
