@@ -138,3 +138,31 @@ clean:
 
 -include $(LIB_OBJS:.o=.d) $(MGSIM_OBJS:.o=.d) $(PROBE_OBJS:.o=.d) $(TEST_OBJS:.o=.d) \
          $(BENCH_SRCS:%.c=$(BUILD)/%.d)
+
+# ---- fuzzing: the trace reader (issue 3) ------------------------------------
+# `make fuzz` builds tests/fuzz/fuzz_trace.c, a libFuzzer target, with clang
+# (-fsanitize=fuzzer,address,undefined) straight from the trace sources under
+# build/fuzz/, then runs it for FUZZ_SECONDS seeded with the bad-trace corpus
+# and the sample traces.  New inputs collect in build/fuzz/corpus/; a crash
+# leaves build/fuzz/crash-* (replay: build/fuzz/fuzz_trace FILE).
+# (-Wno-format-nonliteral: clang, unlike gcc, flags the vprintf in util/diag.c.)
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_DIR     := build/fuzz
+FUZZ_SRCS    := tests/fuzz/fuzz_trace.c traces/trace_rec.c traces/trace_codec.c \
+                traces/trace_decode.c traces/trace_check.c traces/trace_read.c \
+                traces/trace_stats.c traces/trace_lineset.c sim/util/diag.c
+FUZZ_BIN     := $(FUZZ_DIR)/fuzz_trace
+
+.PHONY: fuzz
+$(FUZZ_BIN): $(FUZZ_SRCS) $(wildcard traces/*.h) sim/util/diag.h
+	@mkdir -p $(FUZZ_DIR)
+	$(FUZZ_CC) $(CSTD) $(WARN) -Wno-format-nonliteral -O1 -g -fno-omit-frame-pointer \
+	    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(INCLUDES) \
+	    -o $@ $(FUZZ_SRCS) -lm
+
+fuzz: $(FUZZ_BIN)
+	@mkdir -p $(FUZZ_DIR)/corpus
+	@cp tests/bad/traces/*.mgt traces/samples/*.mgt $(FUZZ_DIR)/corpus/
+	cd $(FUZZ_DIR) && ./fuzz_trace -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+	    -artifact_prefix=./ corpus

@@ -7,3 +7,4 @@ B=$1
 echo "mgsim bench: commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)," \
      "$(uname -m), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //')"
 "$B/bench_config" configs/devices/adreno640.json 1
+"$B/bench_gen" conv2d H=56 W=56 Cin=128 Cout=128 K=1 tile=4x4 wg=16,4 layout=image

@@ -31,5 +31,6 @@ int mgp_usage_error(const char *cmd, const char *fmt, ...)
 
 /* The subcommands. */
 int mgp_cmd_devices(int argc, char **argv);
+int mgp_cmd_verify(int argc, char **argv);
 
 #endif

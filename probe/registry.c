@@ -11,6 +11,8 @@
 const mgp_command mgp_commands[] = {
     {"devices", "list OpenCL platforms and devices with their key properties",
      mgp_cmd_devices},
+    {"verify", "run generated kernels: results vs the CPU reference, accesses vs the trace",
+     mgp_cmd_verify},
     {NULL, NULL, NULL},
 };
 

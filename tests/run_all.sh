@@ -19,6 +19,7 @@ run() {  # run NAME CMD...: run a suite, collect its summary line
 run unit "$UNIT"
 run golden sh tests/golden/run.sh "$MGSIM" "$MGPROBE"
 run bad-input sh tests/bad/run.sh "$MGSIM"
+run bad-traces sh tests/bad/run_traces.sh "$MGSIM"
 run layout sh tests/layout.sh "$MGSIM"
 echo "----"
 [ -z "$failed" ] || echo "FAILED suites:$failed"

@@ -14,6 +14,9 @@ int main(int argc, char **argv)
         add_units_suite,  add_strsim_suite, add_jsonfile_suite,
         add_jsonout_suite, add_afile_suite, add_diag_suite,
         add_schema_suite, add_device_suite, add_rules_suite,
+        add_gen_suite, add_tracer_suite,
+        add_trace_codec_suite, add_trace_file_suite, add_trace_stats_suite,
+        add_trace_corpus_suite,
     };
     if (CU_initialize_registry() != CUE_SUCCESS) return 2;
     for (size_t i = 0; i < sizeof adders / sizeof adders[0]; i++) {

@@ -17,5 +17,11 @@ int add_diag_suite(void);
 int add_schema_suite(void);
 int add_device_suite(void);
 int add_rules_suite(void);
+int add_gen_suite(void);
+int add_tracer_suite(void);
+int add_trace_codec_suite(void);
+int add_trace_file_suite(void);
+int add_trace_stats_suite(void);
+int add_trace_corpus_suite(void);
 
 #endif

@@ -1,0 +1,351 @@
+/*
+ * verify.c - `mgprobe verify [--device P:D] [--no-trace] [--matrix FILE]
+ * [OP key=val ...]`: run generated kernels on an OpenCL device and check
+ * them against the generator's CPU reference (correctness) and, through
+ * an instrumented build, against the generator's trace (fidelity).
+ *
+ * Schedules come from the command line (one) or a matrix file (one per
+ * line); all are parsed before anything runs, so a typo fails fast with
+ * file:line.  Each prints one status line; details (trace mismatches, a
+ * build log) follow it indented.  The per-schedule work is vcheck.c.
+ */
+#include "kexec.h"
+#include "mgprobe.h"
+#include "vcheck.h"
+#include "vjobs.h"
+#include "util/jsonfile.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Print the help of `mgprobe verify` to f. */
+static void verify_usage(FILE *f)
+{
+    fprintf(f,
+            "Usage: mgprobe verify [--device P:D] [--jobs N] [--no-trace] --matrix FILE\n"
+            "       mgprobe verify [--device P:D] [--no-trace] OP [key=value ...]\n"
+            "\n"
+            "Generate each schedule's kernel (as `mgsim gen` does), run it on an OpenCL\n"
+            "device with the generator's inputs, outputs poisoned with NaN before the\n"
+            "run, and compare every output element with the CPU reference:\n"
+            "    |got - ref| / max(|ref|, floor) <= 1e-5  when storage and compute are fp32,\n"
+            "                                    <= 1e-2  when either is fp16,\n"
+            "integer outputs exactly.  floor is 1e-3, or 0.05 x (n - 1) for an output\n"
+            "that sums n terms (n = flops / 2 / outputs of the plan): the reference sums\n"
+            "in double, the device in fp32, whose rounding follows the partial sums, so\n"
+            "an output that cancels to near zero may differ by ~n x 6e-8.  Then (unless --no-trace) build the kernel again\n"
+            "with -DMG_TRACE_LOG, so that it records its own memory accesses, and check\n"
+            "that every work item made exactly the accesses of the generated trace, in\n"
+            "order (its outputs are checked again too).\n"
+            "\n"
+            "One line per schedule, with the canonical schedule:\n"
+            "    ok: SCHEDULE\n"
+            "    FAIL: SCHEDULE: REASON      (details indented below)\n"
+            "    skip: SCHEDULE: REASON      (the device lacks what the kernel needs,\n"
+            "                                 e.g. cl_khr_fp16 or image support)\n"
+            "then \"verify: N passed, N failed, N skipped\".  Progress goes to stderr when\n"
+            "it is a terminal.\n"
+            "\n"
+            "  -d, --device P:D  the device, numbered as `mgprobe devices` prints it\n"
+            "                    (default 0:0, the first device of the first platform)\n"
+            "  -j, --jobs N      run the schedules in N worker processes (default 1):\n"
+            "                    kernels compile on one core each, so N cores go N times\n"
+            "                    as fast; the output is the same, in the same order\n"
+            "  --no-trace        check results only, not the trace\n"
+            "  -m, --matrix FILE one schedule per line (OP key=value ...); blank lines and\n"
+            "                    '#' comments are ignored\n"
+            "  -h, --help        print this help\n"
+            "\n"
+            "Exit status: 0 when no schedule failed (skips allowed), 1 when any failed,\n"
+            "2 on bad usage, a schedule that does not parse (FILE:LINE: why), or no\n"
+            "usable OpenCL device.\n");
+}
+
+enum { OPT_NO_TRACE = 256 };
+
+static const struct option verify_opts[] = {
+    {"device", required_argument, NULL, 'd'},
+    {"no-trace", no_argument, NULL, OPT_NO_TRACE},
+    {"matrix", required_argument, NULL, 'm'},
+    {"jobs", required_argument, NULL, 'j'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+/* The parsed schedules. */
+typedef struct sched_list {
+    mg_schedule *s;
+    size_t n, cap;
+} sched_list;
+
+/* Append s to l.  Returns 0, -1 on OOM. */
+static int list_add(sched_list *l, const mg_schedule *s)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 64;
+        mg_schedule *p = realloc(l->s, cap * sizeof *p);
+        if (!p) return -1;
+        l->s = p;
+        l->cap = cap;
+    }
+    l->s[l->n++] = *s;
+    return 0;
+}
+
+/* Parse words[0] (the op) and words[1..n-1] as one schedule into l; on an
+ * error print every message prefixed by `where`.  Returns 0 or -1. */
+static int parse_words(sched_list *l, int n, char **words, const char *where)
+{
+    mg_diag d;
+    mg_diag_init(&d);
+    mg_schedule s;
+    int rc = mg_schedule_parse(words[0], n - 1, words + 1, &s, &d);
+    if (rc == 0 && list_add(l, &s)) {
+        mg_diag_error(&d, "out of memory");
+        rc = -1;
+    }
+    if (rc) {
+        for (size_t i = 0; i < d.stored; i++) {
+            const char *m = d.msg[i];
+            if (!strncmp(m, "schedule: ", 10)) m += 10;   /* the parser's own place */
+            fprintf(stderr, "mgprobe: verify: %s: %s\n", where, m);
+        }
+        if (!d.stored) fprintf(stderr, "mgprobe: verify: %s: invalid schedule\n", where);
+    }
+    mg_diag_free(&d);
+    return rc;
+}
+
+/* Parse every schedule of matrix file `path` into l (all lines are checked,
+ * every error printed).  Returns 0, or -1 when any line is bad or the file
+ * cannot be read. */
+static int parse_matrix(sched_list *l, const char *path)
+{
+    mg_diag d;
+    mg_diag_init(&d);
+    size_t len;
+    char *text = mg_read_file(path, MG_JSON_MAX_BYTES, &len, &d);
+    if (!text) {
+        fprintf(stderr, "mgprobe: verify: %s\n", mg_diag_first(&d));
+        mg_diag_free(&d);
+        return -1;
+    }
+    mg_diag_free(&d);
+    int bad = 0, lineno = 0;
+    for (char *line = text, *next; line; line = next) {
+        lineno++;
+        next = strchr(line, '\n');
+        if (next) *next++ = '\0';
+        char *hash = strchr(line, '#');
+        if (hash) *hash = '\0';
+        char *words[128];
+        int n = 0;
+        for (char *w = strtok(line, " \t\r\v\f"); w; w = strtok(NULL, " \t\r\v\f")) {
+            if (n == (int)(sizeof words / sizeof words[0])) {
+                fprintf(stderr, "mgprobe: verify: %s:%d: more than %zu words\n", path, lineno,
+                        sizeof words / sizeof words[0]);
+                bad = 1;
+                n = 0;
+                break;
+            }
+            words[n++] = w;
+        }
+        if (n == 0) continue;
+        char where[4200];
+        snprintf(where, sizeof where, "%s:%d", path, lineno);
+        if (parse_words(l, n, words, where)) bad = 1;
+    }
+    free(text);
+    if (!bad && l->n == 0) {
+        fprintf(stderr, "mgprobe: verify: %s: no schedules in the file\n", path);
+        bad = 1;
+    }
+    return bad ? -1 : 0;
+}
+
+/* Seconds since an arbitrary start. */
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* One verify run: the schedules, the options, the device (in a worker),
+ * the counts (in the parent). */
+typedef struct vrun {
+    const sched_list *l;
+    int      trace, tty;
+    unsigned pi, di;
+    mgp_kexec_dev dev;
+    size_t   pass, fail, skip;
+    double   t0;
+} vrun;
+
+/* The status line of one schedule and its indented details, as a
+ * malloc'd block (NULL when out of memory). */
+static char *format_result(const mg_schedule *s, const mgp_vresult *r)
+{
+    static const char *const tag[] = {"ok", "skip", "FAIL"};
+    char canon[2048];
+    mg_schedule_format(s, canon, sizeof canon);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) return NULL;
+    if (r->status == MGP_KX_OK) fprintf(f, "ok: %s\n", canon);
+    else fprintf(f, "%s: %s: %s\n", tag[r->status], canon, r->reason);
+    for (const char *p = r->details; p && *p;) {
+        const char *e = strchr(p, '\n');
+        int n = e ? (int)(e - p) : (int)strlen(p);
+        fprintf(f, "    %.*s\n", n, p);
+        p += n + (e ? 1 : 0);
+    }
+    if (fclose(f)) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+/* vjobs init: open the device (worker 0 says why it cannot). */
+static int task_init(void *ctx, int worker)
+{
+    vrun *v = ctx;
+    mg_diag d;
+    mg_diag_init(&d);
+    int none = 0;
+    int rc = mgp_kexec_open(&v->dev, v->pi, v->di, &none, &d);
+    if (rc && worker == 0) {
+        mg_diag_print(&d, stderr, "mgprobe: verify");
+        if (none)
+            fprintf(stderr, "mgprobe: verify: hint: install an OpenCL driver (Debian: apt-get "
+                    "install pocl-opencl-icd)\n");
+    }
+    mg_diag_free(&d);
+    return rc;
+}
+
+/* vjobs run: verify schedule i. */
+static int task_run(void *ctx, size_t i, char **text)
+{
+    vrun *v = ctx;
+    mgp_vresult r;
+    mgp_verify_one(&v->dev, &v->l->s[i], v->trace, &r);
+    *text = format_result(&v->l->s[i], &r);
+    mgp_vresult_free(&r);
+    return r.status;
+}
+
+/* vjobs fini: close the device. */
+static void task_fini(void *ctx)
+{
+    vrun *v = ctx;
+    mgp_kexec_close(&v->dev);
+}
+
+/* vjobs progress: one rewritten line on a terminal. */
+static void task_progress(void *ctx, size_t done, size_t next)
+{
+    vrun *v = ctx;
+    if (!v->tty) return;
+    char canon[2048] = "";
+    if (next < v->l->n) mg_schedule_format(&v->l->s[next], canon, sizeof canon);
+    fprintf(stderr, "\r\033[K[%zu/%zu %.0fs] %.60s", done, v->l->n, now_s() - v->t0, canon);
+}
+
+/* vjobs report: print a result, count it. */
+static void task_report(void *ctx, size_t i, int status, const char *text)
+{
+    vrun *v = ctx;
+    (void)i;
+    if (v->tty) fprintf(stderr, "\r\033[K");
+    fputs(*text ? text : "FAIL: out of memory formatting a result\n", stdout);
+    fflush(stdout);
+    if (status == MGP_KX_OK) v->pass++;
+    else if (status == MGP_KX_SKIP) v->skip++;
+    else v->fail++;
+}
+
+/* Run every schedule of v->l, in `jobs` worker processes when jobs > 1;
+ * print results and the summary.  Returns the exit status. */
+static int run_all(vrun *v, int jobs)
+{
+    v->tty = isatty(STDERR_FILENO);
+    v->t0 = now_s();
+    if ((size_t)jobs > v->l->n) jobs = (int)v->l->n;
+    int rc = 0;
+    if (jobs > 1) {
+        mgp_vjobs j = {v->l->n, jobs, v, task_init, task_run, task_fini, task_report,
+                       task_progress};
+        rc = mgp_vjobs_run(&j);
+    } else if ((rc = task_init(v, 0)) == 0) {
+        for (size_t i = 0; i < v->l->n; i++) {
+            task_progress(v, i, i);
+            char *text = NULL;
+            int status = task_run(v, i, &text);
+            task_report(v, i, status, text ? text : "");
+            free(text);
+        }
+        task_fini(v);
+    }
+    if (v->tty) fprintf(stderr, "\r\033[K");
+    if (rc && v->pass + v->fail + v->skip == 0) return MGP_EXIT_BAD;   /* no device */
+    printf("verify: %zu passed, %zu failed, %zu skipped\n", v->pass, v->fail, v->skip);
+    if (rc) return MGP_EXIT_BAD;
+    return v->fail ? MGP_EXIT_NO : MGP_EXIT_OK;
+}
+
+int mgp_cmd_verify(int argc, char **argv)
+{
+    const char *matrix = NULL, *devid = "0:0";
+    int trace = 1;
+    long jobs = 1;
+    char *end;
+    opterr = 0;
+    optind = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "+d:m:j:h", verify_opts, NULL)) != -1) {
+        switch (c) {
+        case 'd': devid = optarg; break;
+        case 'j':
+            jobs = strtol(optarg, &end, 10);
+            if (end == optarg || *end || jobs < 1 || jobs > 64)
+                return mgp_usage_error("verify", "--jobs %s: expected a number of worker "
+                                       "processes in [1, 64]", optarg);
+            break;
+        case 'm': matrix = optarg; break;
+        case OPT_NO_TRACE: trace = 0; break;
+        case 'h': verify_usage(stdout); return MGP_EXIT_OK;
+        default:
+            return mgp_usage_error("verify", "unknown or incomplete option '%s'",
+                                   argv[optind - 1]);
+        }
+    }
+    unsigned pi, di;
+    if (mgp_kexec_parse_id(devid, &pi, &di))
+        return mgp_usage_error("verify", "--device %s: expected P:D, e.g. 0:0", devid);
+    if (matrix && optind < argc)
+        return mgp_usage_error("verify", "give either --matrix FILE or one schedule, not both");
+    if (!matrix && optind >= argc)
+        return mgp_usage_error("verify", "no schedule: give --matrix FILE or OP key=value ...");
+    sched_list l = {NULL, 0, 0};
+    int bad = matrix ? parse_matrix(&l, matrix)
+                     : parse_words(&l, argc - optind, argv + optind, "command line");
+    int rc = MGP_EXIT_BAD;
+    if (!bad) {
+        vrun v;
+        memset(&v, 0, sizeof v);
+        v.l = &l;
+        v.trace = trace;
+        v.pi = pi;
+        v.di = di;
+        rc = run_all(&v, (int)jobs);
+    }
+    free(l.s);
+    return rc;
+}

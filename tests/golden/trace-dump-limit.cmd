@@ -1,0 +1,1 @@
+$MGSIM trace dump --limit 3 traces/samples/small.mgt

@@ -1,0 +1,1 @@
+$MGSIM trace dump traces/samples/small.mgt

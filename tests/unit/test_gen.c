@@ -1,0 +1,250 @@
+/* test_gen.c - the generator framework: schedules, tensor packing, and the
+ * agreement of every op's trace with its static features (traces/gen). */
+#include <CUnit/CUnit.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen/gen.h"
+#include "gen/op.h"
+#include "suites.h"
+
+/* Split a schedule line into words (in place) and parse it. */
+static int parse_line(const char *line, mg_schedule *s, char *err, size_t errlen)
+{
+    char buf[1024], *words[64];
+    int n = 0;
+    snprintf(buf, sizeof buf, "%s", line);
+    for (char *t = strtok(buf, " "); t && n < 64; t = strtok(NULL, " ")) words[n++] = t;
+    mg_diag d;
+    mg_diag_init(&d);
+    int rc = mg_schedule_parse(words[0], n - 1, words + 1, s, &d);
+    snprintf(err, errlen, "%s", mg_diag_first(&d));
+    mg_diag_free(&d);
+    return rc;
+}
+
+static void expect_reject(const char *line, const char *want)
+{
+    mg_schedule s;
+    char err[512];
+    CU_ASSERT_EQUAL(parse_line(line, &s, err, sizeof err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, want));
+    if (!strstr(err, want)) fprintf(stderr, "\n%s: got '%s', want '%s'\n", line, err, want);
+}
+
+static void test_parse_errors(void)
+{
+    expect_reject("conv3d H=1", "unknown operator 'conv3d' (did you mean 'conv2d'?)");
+    expect_reject("conv2d Hh=4", "unknown key 'Hh' (did you mean 'H'?)");
+    expect_reject("conv2d H=0", "H=0: expected an integer in [1, 4096]");
+    expect_reject("conv2d H=4x", "H=4x: expected an integer");
+    expect_reject("conv2d H=4 H=5", "H given twice");
+    expect_reject("conv2d tile=4x4x4", "expected ROWSxCOLS");
+    expect_reject("conv2d wg=0,4", "expected X[,Y[,Z]]");
+    expect_reject("conv2d layout=texture", "expected one of image|buffer");
+    expect_reject("conv2d H", "'H': expected key=value");
+    expect_reject("eltwise split=2", "eltwise does not take the knob 'split'");
+    expect_reject("conv2d Cin=6", "Cin=6 is not a multiple of the load width 4");
+    expect_reject("eltwise C=6 layout=buffer vec=4", "C=6 is not a multiple of vec=4");
+    expect_reject("eltwise layout=image vec=2", "a texel holds 4 channels");
+}
+
+/* format() then parse() gives the same schedule, for every op's defaults. */
+static void test_format_roundtrip(void)
+{
+    for (int i = 0; mg_ops[i]; i++) {
+        mg_schedule a, b;
+        char text[2048], err[512];
+        mg_diag d;
+        mg_diag_init(&d);
+        int rc = mg_schedule_parse(mg_ops[i]->name, 0, NULL, &a, &d);
+        CU_ASSERT_EQUAL(rc, 0);      /* every op's defaults are a valid schedule */
+        if (rc) fprintf(stderr, "\n%s defaults: %s\n", mg_ops[i]->name, mg_diag_first(&d));
+        mg_diag_free(&d);
+        if (rc) continue;
+        mg_schedule_format(&a, text, sizeof text);
+        CU_ASSERT_EQUAL_FATAL(parse_line(text, &b, err, sizeof err), 0);
+        char again[2048];
+        mg_schedule_format(&b, again, sizeof again);
+        CU_ASSERT_STRING_EQUAL(text, again);
+    }
+}
+
+static void test_json_schedule(void)
+{
+    cJSON *j = cJSON_Parse("{\"op\": \"conv2d\", \"H\": 8, \"W\": 6, \"K\": 3, \"pad\": 1, "
+                           "\"tile\": \"2x4\", \"wg\": [4, 2], \"layout_w\": \"buffer\"}");
+    mg_schedule a, b;
+    mg_diag d;
+    mg_diag_init(&d);
+    CU_ASSERT_EQUAL_FATAL(mg_schedule_from_json(j, "t.json", &a, &d), 0);
+    char err[256];
+    CU_ASSERT_EQUAL_FATAL(parse_line("conv2d H=8 W=6 K=3 pad=1 tile=2x4 wg=4,2 layout_w=buffer",
+                                     &b, err, sizeof err), 0);
+    char ta[1024], tb[1024];
+    CU_ASSERT_STRING_EQUAL(mg_schedule_format(&a, ta, sizeof ta),
+                           mg_schedule_format(&b, tb, sizeof tb));
+    CU_ASSERT_EQUAL(a.wg[2], 1);
+    CU_ASSERT_EQUAL(a.layout[MG_ROLE_W], MG_LAYOUT_BUFFER);
+    CU_ASSERT_EQUAL(a.layout[MG_ROLE_IN], MG_LAYOUT_IMAGE);
+    cJSON_Delete(j);
+    j = cJSON_Parse("{\"H\": 8}");
+    CU_ASSERT_EQUAL(mg_schedule_from_json(j, "t.json", &a, &d), -1);
+    cJSON_Delete(j);
+    mg_diag_free(&d);
+}
+
+/* Sum of the trace's flops and lane accesses over every work group. */
+static void trace_totals(const mg_gen *g, double *flops, uint64_t *lane_acc)
+{
+    mg_trace_wg wg;
+    mg_trace_wg_init(&wg);
+    static mg_rec r;
+    *flops = 0;
+    *lane_acc = 0;
+    for (uint64_t i = 0; i < mg_gen_num_wgs(g); i++) {
+        mg_gen_trace_wg(g, i, &wg);
+        for (uint32_t w = 0; w < wg.n_warps; w++) {
+            mg_trace_cursor c;
+            mg_trace_cursor_init(&c, &wg, w);
+            while (mg_trace_cursor_next(&c, &r, NULL) == 1) {
+                unsigned n = mg_rec_popcount(&r);
+                if (r.type == MG_REC_ALU) *flops += (double)n * r.n * r.vec * r.flops;
+                else if (r.type != MG_REC_BARRIER) *lane_acc += n;
+            }
+        }
+    }
+    mg_trace_wg_free(&wg);
+}
+
+static void check_flops(const char *line, double want)
+{
+    mg_schedule s;
+    char err[512];
+    CU_ASSERT_EQUAL_FATAL(parse_line(line, &s, err, sizeof err), 0);
+    mg_gen *g = calloc(1, sizeof *g);
+    mg_diag d;
+    mg_diag_init(&d);
+    CU_ASSERT_EQUAL_FATAL(mg_gen_prepare(g, &s, &d), 0);
+    double flops;
+    uint64_t acc;
+    trace_totals(g, &flops, &acc);
+    CU_ASSERT_DOUBLE_EQUAL(g->k.f.flops, want, 0.5);
+    CU_ASSERT_DOUBLE_EQUAL(flops, want, 0.5);
+    if (flops != want || g->k.f.flops != want)
+        fprintf(stderr, "\n%s: trace %.0f, features %.0f, want %.0f\n", line, flops,
+                g->k.f.flops, want);
+    mg_gen_free(g);
+    free(g);
+    mg_diag_free(&d);
+}
+
+static void test_flops_exact(void)
+{
+    /* the example: 2 * 56 * 56 * 128 * 128 */
+    check_flops("conv2d H=56 W=56 Cin=128 Cout=128 K=1 tile=4x4 wg=16,4 layout=image",
+                2.0 * 56 * 56 * 128 * 128);
+    /* padding, stride and a tile that does not divide Wo (guarded pixels) */
+    check_flops("conv2d H=9 W=11 Cin=8 Cout=8 K=3 pad=1 stride=2 tile=4x4 wg=4,4",
+                2.0 * 5 * 6 * 8 * 8 * 9);
+    check_flops("conv2d H=7 W=7 Cin=12 Cout=12 K=3 depthwise=1 tile=3x4 layout=buffer vec=4",
+                2.0 * 5 * 5 * 12 * 9);
+    check_flops("conv2d H=6 W=6 Cin=6 Cout=6 K=1 tile=2x3 layout=buffer vec=2",
+                2.0 * 6 * 6 * 6 * 6);
+    check_flops("eltwise H=5 W=7 C=8 tile=1x3 wg=16", 5.0 * 7 * 8);
+    check_flops("eltwise H=5 W=7 C=8 layout=buffer vec=2 pattern=column tile=1x4", 5.0 * 7 * 8);
+}
+
+/* Same schedule, byte-identical trace and source. */
+static void test_deterministic(void)
+{
+    mg_schedule s;
+    char err[256];
+    CU_ASSERT_EQUAL_FATAL(parse_line("conv2d H=9 W=9 Cin=8 Cout=8 K=3 pad=1 tile=2x4 wg=8,2",
+                                     &s, err, sizeof err), 0);
+    mg_gen *a = calloc(1, sizeof *a), *b = calloc(1, sizeof *b);
+    mg_diag d;
+    mg_diag_init(&d);
+    CU_ASSERT_EQUAL_FATAL(mg_gen_prepare(a, &s, &d), 0);
+    CU_ASSERT_EQUAL_FATAL(mg_gen_prepare(b, &s, &d), 0);
+    CU_ASSERT_STRING_EQUAL(a->source, b->source);
+    mg_trace_wg wa, wb;
+    mg_trace_wg_init(&wa);
+    mg_trace_wg_init(&wb);
+    for (uint64_t i = 0; i < mg_gen_num_wgs(a); i++) {
+        mg_gen_trace_wg(a, i, &wa);
+        mg_gen_trace_wg(b, mg_gen_num_wgs(b) - 1 - i, &wb);   /* other order first */
+        mg_gen_trace_wg(b, i, &wb);
+        CU_ASSERT_EQUAL(wa.len, wb.len);
+        CU_ASSERT_EQUAL(memcmp(wa.bytes, wb.bytes, wa.len), 0);
+    }
+    mg_trace_wg_free(&wa);
+    mg_trace_wg_free(&wb);
+    mg_gen_free(a);
+    mg_gen_free(b);
+    free(a);
+    free(b);
+    mg_diag_free(&d);
+}
+
+static void test_pack_roundtrip(void)
+{
+    mg_tensor t;
+    memset(&t, 0, sizeof t);
+    t.dims[0] = 2; t.dims[1] = 3; t.dims[2] = 5; t.dims[3] = 6;   /* 6 = 1.5 texels */
+    t.channels = 4;
+    for (int layout = 0; layout < 2; layout++)
+        for (int dt = 0; dt < 2; dt++) {
+            t.layout = layout ? MG_TL_IMAGE : MG_TL_BUFFER;
+            t.dtype = dt ? MG_DT_F16 : MG_DT_F32;
+            int64_t n = mg_tensor_elems(&t);
+            float *in = malloc(sizeof(float) * (size_t)n), *out = malloc(sizeof(float) * (size_t)n);
+            void *dev = malloc((size_t)mg_tensor_device_bytes(&t));
+            for (int64_t e = 0; e < n; e++) in[e] = (float)e * 0.25f - 7.0f;
+            mg_tensor_pack(&t, in, NULL, dev);
+            mg_tensor_unpack(&t, dev, out, NULL);
+            for (int64_t e = 0; e < n; e++) CU_ASSERT_EQUAL(out[e], in[e]);  /* exact in fp16 */
+            if (layout) {
+                CU_ASSERT_EQUAL(mg_tensor_img_width(&t), 10);
+                CU_ASSERT_EQUAL(mg_tensor_img_height(&t), 6);
+                /* element (1,2,3,5) is channel 1 of texel (3*2 + 1, 1*3 + 2) */
+                int64_t e = ((1 * 3 + 2) * 5 + 3) * 6 + 5;
+                int64_t di = ((5 * 10) + 7) * 4 + 1;
+                float v = dt ? out[e] : ((float *)dev)[di];
+                CU_ASSERT_EQUAL(v, in[e]);
+            }
+            free(in);
+            free(out);
+            free(dev);
+        }
+}
+
+static void test_half_rounding(void)
+{
+    CU_ASSERT_EQUAL(mg_round_half(1.0f), 1.0f);
+    CU_ASSERT_EQUAL(mg_round_half(65504.0f), 65504.0f);
+    CU_ASSERT_TRUE(isinf(mg_round_half(70000.0f)));
+    /* fp16 ulp at 1 is 1/1024 */
+    CU_ASSERT_EQUAL(mg_round_half(1.0f + 1.0f / 4096), 1.0f);          /* 0.25 ulp: down */
+    CU_ASSERT_EQUAL(mg_round_half(1.0f + 3.0f / 4096), 1.0f + 1.0f / 1024); /* 0.75: up */
+    CU_ASSERT_EQUAL(mg_round_half(1.0f + 1.0f / 2048), 1.0f);          /* tie: to even */
+    CU_ASSERT_EQUAL(mg_round_half(1.0f + 3.0f / 2048), 1.0f + 2.0f / 1024);  /* tie: even */
+    CU_ASSERT_EQUAL(mg_round_half(5.9604645e-8f), 5.9604645e-8f);       /* smallest subnormal */
+    CU_ASSERT_EQUAL(mg_round_half(-0.1f), -0.0999755859375f);
+}
+
+int add_gen_suite(void)
+{
+    CU_pSuite s = CU_add_suite("gen", NULL, NULL);
+    if (!s) return -1;
+    if (!CU_add_test(s, "parse_errors", test_parse_errors) ||
+        !CU_add_test(s, "format_roundtrip", test_format_roundtrip) ||
+        !CU_add_test(s, "json_schedule", test_json_schedule) ||
+        !CU_add_test(s, "flops_exact", test_flops_exact) ||
+        !CU_add_test(s, "deterministic", test_deterministic) ||
+        !CU_add_test(s, "pack_roundtrip", test_pack_roundtrip) ||
+        !CU_add_test(s, "half_rounding", test_half_rounding))
+        return -1;
+    return 0;
+}

@@ -1,0 +1,71 @@
+/*
+ * gen.h - the kernel generator (public API of traces/gen).
+ *
+ * From one schedule: the OpenCL C source, the launch plan with static
+ * features (kernel.h), the access trace work group by work group (as an
+ * in-memory mg_trace_source, or a file), the inputs and the CPU reference.
+ * Nothing here uses OpenCL: probe/ runs the source on a device.
+ *
+ * The source defines every memory access through logging macros: built
+ * with "-DMG_TRACE_LOG -DMG_LOG_CAP=<k.log_cap>" it takes one extra last
+ * argument, a __global uint buffer of
+ *     global_items x (4 + 4 * log_cap) uints,
+ * where item g (linear global id, x fastest) writes at offset
+ * g * (4 + 4*log_cap): word 0 = number of accesses made (may exceed
+ * log_cap: then the log is incomplete), then 4 words per access:
+ *     [site << 8 | mg_rec_type, object id, a, b]
+ * with a = byte address (buffers, local, constant) or texel x, b = texel y.
+ * mg_tracer_compare() (tracer.h) checks that against the trace.
+ */
+#ifndef MG_GEN_H
+#define MG_GEN_H
+
+#include <cjson/cJSON.h>
+
+#include "gen/kernel.h"
+#include "gen/schedule.h"
+#include "trace.h"
+#include "util/diag.h"
+
+typedef struct mg_gen {
+    mg_schedule     s;
+    mg_kernel       k;
+    mg_trace_header hdr;
+    char           *source;      /* NUL-terminated OpenCL C */
+    size_t          source_len;
+} mg_gen;
+
+/* Plan and emit.  s must come from mg_schedule_parse/from_json.  Returns 0,
+ * or -1 with a message. */
+int  mg_gen_prepare(mg_gen *g, const mg_schedule *s, mg_diag *d);
+void mg_gen_free(mg_gen *g);
+
+/* Work groups in the launch; the trace of the one with linear index idx
+ * (x fastest). */
+uint64_t mg_gen_num_wgs(const mg_gen *g);
+int  mg_gen_trace_wg(const mg_gen *g, uint64_t idx, mg_trace_wg *out);
+
+/* An in-memory trace stream over every work group, in order.  The state
+ * lives in *st, which must outlive the source. */
+typedef struct mg_gen_stream {
+    const mg_gen *g;
+    uint64_t next;
+} mg_gen_stream;
+mg_trace_source mg_gen_source(mg_gen_stream *st, const mg_gen *g);
+
+/* kernel.json: schedule, launch geometry, arguments, tensors with shapes and
+ * formats, static features.  Caller owns the result. */
+cJSON *mg_gen_kernel_json(const mg_gen *g);
+
+/* Write DIR/kernel.cl, DIR/kernel.json and, unless no_trace, DIR/trace.mgt
+ * (each atomically; DIR is created if missing). */
+int mg_gen_write_dir(const mg_gen *g, const char *dir, int no_trace, mg_diag *d);
+
+/* Host data: allocate every tensor, fill inputs from the schedule's seed
+ * (outputs zero), run the reference into the outputs.  Inputs are rounded
+ * to the storage precision first, as the device sees them. */
+int  mg_host_init(const mg_gen *g, mg_host *h);
+void mg_host_reference(const mg_gen *g, mg_host *h);
+void mg_host_free(mg_host *h);
+
+#endif

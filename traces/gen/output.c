@@ -1,0 +1,135 @@
+/*
+ * output.c - kernel.json and the output directory of `mgsim gen` (gen.h).
+ */
+#include "gen/gen.h"
+#include "gen/op.h"
+#include "util/afile.h"
+#include "util/jsonout.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char *dtype_name(int dt)
+{
+    return dt == MG_DT_F32 ? "fp32" : dt == MG_DT_F16 ? "fp16" : "int32";
+}
+
+static cJSON *tensor_json(const mg_tensor *t)
+{
+    static const char *const layouts[] = {"buffer", "image", "constant"};
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "name", t->name);
+    cJSON_AddStringToObject(o, "role", t->role == MG_TENSOR_IN ? "input" : "output");
+    cJSON_AddStringToObject(o, "layout", layouts[t->layout]);
+    cJSON_AddStringToObject(o, "dtype", dtype_name(t->dtype));
+    cJSON *dims = cJSON_AddArrayToObject(o, "dims");
+    for (int i = 0; i < 4; i++) cJSON_AddItemToArray(dims, cJSON_CreateNumber((double)t->dims[i]));
+    cJSON_AddNumberToObject(o, "trace_object", t->obj);
+    if (t->layout == MG_TL_IMAGE) {
+        cJSON *im = cJSON_AddObjectToObject(o, "image");
+        cJSON_AddNumberToObject(im, "width", (double)mg_tensor_img_width(t));
+        cJSON_AddNumberToObject(im, "height", (double)mg_tensor_img_height(t));
+        cJSON_AddStringToObject(im, "channel_order", t->channels == 4 ? "CL_RGBA" : "CL_R");
+        cJSON_AddStringToObject(im, "channel_type",
+                                t->dtype == MG_DT_F32 ? "CL_FLOAT"
+                                : t->dtype == MG_DT_F16 ? "CL_HALF_FLOAT" : "CL_SIGNED_INT32");
+    }
+    cJSON_AddNumberToObject(o, "bytes", (double)mg_tensor_device_bytes(t));
+    return o;
+}
+
+cJSON *mg_gen_kernel_json(const mg_gen *g)
+{
+    const mg_kernel *k = &g->k;
+    cJSON *o = cJSON_CreateObject();
+    char sched[1024];
+    cJSON_AddStringToObject(o, "schedule", mg_schedule_format(&g->s, sched, sizeof sched));
+    cJSON_AddItemToObject(o, "schedule_keys", mg_schedule_to_json(&g->s));
+    cJSON_AddStringToObject(o, "kernel", k->name);
+    cJSON_AddStringToObject(o, "source", "kernel.cl");
+    cJSON_AddNumberToObject(o, "work_dim", k->work_dim);
+    cJSON *gl = cJSON_AddArrayToObject(o, "global");
+    cJSON *lo = cJSON_AddArrayToObject(o, "local");
+    for (int i = 0; i < 3; i++) {
+        cJSON_AddItemToArray(gl, cJSON_CreateNumber((double)k->global[i]));
+        cJSON_AddItemToArray(lo, cJSON_CreateNumber((double)k->local[i]));
+    }
+    cJSON_AddNumberToObject(o, "work_groups", (double)mg_gen_num_wgs(g));
+    cJSON *args = cJSON_AddArrayToObject(o, "args");
+    for (int i = 0; i < k->n_args; i++) {
+        const mg_arg *a = &k->args[i];
+        cJSON *x = cJSON_CreateObject();
+        cJSON_AddStringToObject(x, "name", a->name);
+        static const char *const kinds[] = {"tensor", "int", "float", "local"};
+        cJSON_AddStringToObject(x, "kind", kinds[a->kind]);
+        if (a->kind == MG_ARG_TENSOR) cJSON_AddNumberToObject(x, "tensor", a->tensor);
+        if (a->kind == MG_ARG_INT) cJSON_AddNumberToObject(x, "value", (double)a->ival);
+        if (a->kind == MG_ARG_FLOAT) cJSON_AddNumberToObject(x, "value", a->fval);
+        if (a->kind == MG_ARG_LOCAL) cJSON_AddNumberToObject(x, "bytes", (double)a->ival);
+        cJSON_AddItemToArray(args, x);
+    }
+    cJSON *ts = cJSON_AddArrayToObject(o, "tensors");
+    for (int i = 0; i < k->n_tensors; i++) cJSON_AddItemToArray(ts, tensor_json(&k->t[i]));
+    cJSON *f = cJSON_AddObjectToObject(o, "features");
+    cJSON_AddNumberToObject(f, "regs_per_item", (double)k->f.regs_per_item);
+    cJSON_AddNumberToObject(f, "loop_iters", (double)k->f.loop_iters);
+    cJSON_AddNumberToObject(f, "bytes_per_iter", (double)k->f.bytes_per_iter);
+    cJSON_AddNumberToObject(f, "bytes_per_item", (double)k->f.bytes_per_item);
+    cJSON_AddNumberToObject(f, "flops", k->f.flops);
+    cJSON_AddNumberToObject(f, "local_bytes", (double)k->f.local_bytes);
+    cJSON_AddNumberToObject(f, "access_width", (double)k->f.access_width);
+    cJSON_AddBoolToObject(f, "boundary_checks", k->f.boundary_checks);
+    cJSON_AddBoolToObject(o, "needs_fp16", k->needs_fp16);
+    cJSON_AddNumberToObject(o, "warp", k->warp);
+    cJSON_AddNumberToObject(o, "log_cap", (double)k->log_cap);
+    return o;
+}
+
+static int write_text(const char *dir, const char *name, const char *text, const cJSON *j,
+                      mg_diag *d)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    mg_afile af;
+    FILE *f = mg_afile_open(&af, path);
+    if (!f) {
+        mg_diag_error(d, "%s: cannot write: %s", path, strerror(errno));
+        return -1;
+    }
+    if (text) fputs(text, f);
+    else mg_json_write(f, j);
+    if (mg_afile_commit(&af)) {
+        mg_diag_error(d, "%s: write failed: %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int mg_gen_write_dir(const mg_gen *g, const char *dir, int no_trace, mg_diag *d)
+{
+    if (mkdir(dir, 0777) && errno != EEXIST) {
+        mg_diag_error(d, "%s: cannot create directory: %s", dir, strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+        mg_diag_error(d, "%s: not a directory", dir);
+        return -1;
+    }
+    /* The trace first: it is the slow part, and a failure there leaves no
+     * kernel.cl/kernel.json pair pointing at a missing trace. */
+    if (!no_trace) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/trace.mgt", dir);
+        mg_gen_stream gs;
+        mg_trace_source src = mg_gen_source(&gs, g);
+        if (mg_trace_write_all(path, &src, d)) return -1;
+    }
+    if (write_text(dir, "kernel.cl", g->source, NULL, d)) return -1;
+    cJSON *j = mg_gen_kernel_json(g);
+    int rc = write_text(dir, "kernel.json", NULL, j, d);
+    cJSON_Delete(j);
+    return rc;
+}

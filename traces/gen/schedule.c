@@ -1,0 +1,435 @@
+/*
+ * schedule.c - parse, check and print schedules against the key tables.
+ */
+#include "gen/op.h"
+#include "gen/schedule.h"
+#include "util/jsonfile.h"
+#include "util/strsim.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const mg_layout_names[] = {"image", "buffer", NULL};
+const char *const mg_prec_names[] = {"fp32", "fp16", NULL};
+const char *const mg_pattern_names[] = {"row", "column", "block2", "block4", "block8", NULL};
+const char *const mg_memkind_names[] = {"image", "buffer", "local", "constant", NULL};
+static const char *const bcast_names[] = {"auto", "explicit", NULL};
+
+#define OFF(m) offsetof(mg_schedule, m)
+
+/* The common knobs.  An op accepts those named in its `knobs` string. */
+const mg_key mg_common_keys[] = {
+    {"layout", MG_K_ENUM, OFF(layout[0]), 0, 0, "image", mg_layout_names,
+     "layout of every tensor (image|buffer); layout_in/_w/_out override"},
+    {"layout_in", MG_K_ENUM, OFF(layout[MG_ROLE_IN]), 0, 0, "image", mg_layout_names,
+     "layout of the input tensor"},
+    {"layout_w", MG_K_ENUM, OFF(layout[MG_ROLE_W]), 0, 0, "image", mg_layout_names,
+     "layout of the weight (second input) tensor"},
+    {"layout_out", MG_K_ENUM, OFF(layout[MG_ROLE_OUT]), 0, 0, "image", mg_layout_names,
+     "layout of the output tensor"},
+    {"tile", MG_K_PAIR, OFF(tile), 1, 64, "1x1", NULL,
+     "output tile per work item, ROWSxCOLS (coarsening, e.g. 4x4)"},
+    {"wg", MG_K_TRIPLE, OFF(wg), 1, 1024, "64,1,1", NULL, "work-group size x[,y[,z]]"},
+    {"pattern", MG_K_ENUM, OFF(pattern), 0, 0, "row", mg_pattern_names,
+     "order an item walks its 2D input region: row|column|block2|block4|block8"},
+    {"vec", MG_K_INT, OFF(vec), 1, 8, "4", NULL, "load vector width: 1, 2, 4 or 8"},
+    {"storage", MG_K_ENUM, OFF(storage), 0, 0, "fp32", mg_prec_names,
+     "storage precision of tensors"},
+    {"compute", MG_K_ENUM, OFF(compute), 0, 0, "fp32", mg_prec_names,
+     "arithmetic precision (fp16 needs cl_khr_fp16)"},
+    {"broadcast", MG_K_ENUM, OFF(broadcast), 0, 0, "auto", bcast_names,
+     "scalar broadcast in vector math: auto (compiler) or explicit (vector splat)"},
+    {"split", MG_K_INT, OFF(split), 1, 256, "1", NULL,
+     "reduction split across work items, combined through local memory"},
+    {"unroll", MG_K_INT, OFF(unroll), 1, 64, "1", NULL, "unroll factor of the main loop"},
+    {"warp", MG_K_INT, OFF(warp), 1, MG_TRACE_MAX_LANES, "64", NULL,
+     "lanes per warp when grouping the trace (the device's warp width)"},
+    {"seed", MG_K_INT, OFF(seed), 0, 2147483647, "1", NULL, "input data seed"},
+    {NULL, 0, 0, 0, 0, NULL, NULL, NULL},
+};
+
+enum { NCOMMON = sizeof mg_common_keys / sizeof mg_common_keys[0] - 1 };
+
+/* Does op accept common knob `name`? */
+static int op_accepts(const mg_op *op, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = op->knobs; p && *p;) {
+        while (*p == ' ') p++;
+        const char *e = p;
+        while (*e && *e != ' ') e++;
+        if ((size_t)(e - p) == n && !strncmp(p, name, n)) return 1;
+        p = e;
+    }
+    return 0;
+}
+
+/* Find a key by name among the op's keys and accepted knobs; *idx is its
+ * index in s->set. */
+static const mg_key *find_key(const mg_op *op, const char *name, int *idx)
+{
+    for (int i = 0; op->keys[i].name; i++) {
+        if (!strcmp(op->keys[i].name, name)) {
+            *idx = NCOMMON + i;
+            return &op->keys[i];
+        }
+    }
+    for (int i = 0; i < NCOMMON; i++) {
+        if (!strcmp(mg_common_keys[i].name, name) && op_accepts(op, name)) {
+            *idx = i;
+            return &mg_common_keys[i];
+        }
+    }
+    return NULL;
+}
+
+/* Parse text v as key k into s.  Returns 0 or -1 with a message. */
+static int set_key(mg_schedule *s, const mg_key *k, const char *v, const char *where,
+                   mg_diag *d)
+{
+    char *base = (char *)s + k->off;
+    char *end;
+    switch (k->type) {
+    case MG_K_INT: {
+        errno = 0;
+        long long x = strtoll(v, &end, 10);
+        if (end == v || *end || errno) {
+            mg_diag_error(d, "%s: %s=%s: expected an integer", where, k->name, v);
+            return -1;
+        }
+        if (x < k->min || x > k->max) {
+            mg_diag_error(d, "%s: %s=%s: expected an integer in [%lld, %lld]", where, k->name,
+                          v, (long long)k->min, (long long)k->max);
+            return -1;
+        }
+        *(int64_t *)base = x;
+        return 0;
+    }
+    case MG_K_FLOAT: {
+        errno = 0;
+        double x = strtod(v, &end);
+        if (end == v || *end || errno || !isfinite(x)) {
+            mg_diag_error(d, "%s: %s=%s: expected a finite number", where, k->name, v);
+            return -1;
+        }
+        *(double *)base = x;
+        return 0;
+    }
+    case MG_K_ENUM: {
+        size_t n = 0;
+        for (; k->names[n]; n++) {
+            if (!strcmp(v, k->names[n])) {
+                *(int *)base = (int)n;
+                return 0;
+            }
+        }
+        const char *sug = mg_suggest(v, k->names, n);
+        char list[160] = "";
+        for (size_t i = 0; i < n; i++) {
+            if (i) strncat(list, "|", sizeof list - strlen(list) - 1);
+            strncat(list, k->names[i], sizeof list - strlen(list) - 1);
+        }
+        mg_diag_error(d, "%s: %s=%s: expected one of %s%s%s%s", where, k->name, v, list,
+                      sug ? " (did you mean " : "", sug ? sug : "", sug ? "?)" : "");
+        return -1;
+    }
+    case MG_K_PAIR:
+    case MG_K_TRIPLE:
+    case MG_K_LIST: {
+        int max = k->type == MG_K_PAIR ? 2 : k->type == MG_K_TRIPLE ? 3 : MG_SCHED_MAX_STRIDES;
+        char sep = k->type == MG_K_PAIR ? 'x' : ',';
+        int64_t vals[MG_SCHED_MAX_STRIDES];
+        int n = 0;
+        const char *p = v;
+        for (;;) {
+            errno = 0;
+            long long x = strtoll(p, &end, 10);
+            if (end == p || errno || n == max || x < k->min || x > k->max) {
+                const char *shape = k->type == MG_K_PAIR ? "ROWSxCOLS, e.g. 4x4"
+                                    : k->type == MG_K_TRIPLE ? "X[,Y[,Z]], e.g. 16,4"
+                                                             : "a comma-separated list";
+                mg_diag_error(d, "%s: %s=%s: expected %s with each value in [%lld, %lld]",
+                              where, k->name, v, shape, (long long)k->min,
+                              (long long)k->max);
+                return -1;
+            }
+            vals[n++] = x;
+            if (*end == sep) { p = end + 1; continue; }
+            if (*end) {
+                mg_diag_error(d, "%s: %s=%s: unexpected '%c'", where, k->name, v, *end);
+                return -1;
+            }
+            break;
+        }
+        int64_t *dst = (int64_t *)base;
+        if (k->type == MG_K_PAIR) {
+            if (n == 1) vals[1] = vals[0];      /* tile=4 means 4x4 */
+            dst[0] = vals[0];
+            dst[1] = vals[1];
+        } else if (k->type == MG_K_TRIPLE) {
+            for (int i = 0; i < 3; i++) dst[i] = i < n ? vals[i] : 1;
+        } else {
+            /* MG_K_LIST: stored as count then values (nstrides, strides) */
+            dst[0] = n;
+            for (int i = 0; i < n; i++) dst[1 + i] = vals[i];
+        }
+        return 0;
+    }
+    }
+    return -1;
+}
+
+static void apply_defaults(mg_schedule *s, const mg_op *op)
+{
+    mg_diag d;
+    mg_diag_init(&d);
+    for (int i = 0; i < NCOMMON; i++) set_key(s, &mg_common_keys[i], mg_common_keys[i].def,
+                                              "default", &d);
+    for (int i = 0; op->keys[i].name; i++) set_key(s, &op->keys[i], op->keys[i].def,
+                                                   "default", &d);
+    mg_diag_free(&d);     /* defaults are checked by a unit test */
+    if (op->defaults) op->defaults(s);
+}
+
+/* After all words: `layout` sets each role not given on its own. */
+static void resolve_layouts(mg_schedule *s)
+{
+    int idx;
+    const mg_key *k = find_key(s->op, "layout", &idx);
+    if (!k || !s->set[idx]) return;
+    static const char *const roles[] = {"layout_in", "layout_w", "layout_out"};
+    for (int r = 0; r < MG_ROLE_COUNT; r++) {
+        int ri;
+        if (find_key(s->op, roles[r], &ri) && s->set[ri]) continue;
+        s->layout[r] = s->layout[0];
+    }
+}
+
+static const mg_op *lookup_op(const char *op, const char *where, mg_diag *d)
+{
+    const mg_op *o = mg_op_find(op);
+    if (o) return o;
+    const char *names[64];
+    size_t n = 0;
+    for (; mg_ops[n] && n < 64; n++) names[n] = mg_ops[n]->name;
+    const char *sug = mg_suggest(op, names, n);
+    char list[512] = "";
+    for (size_t i = 0; i < n; i++) {
+        if (i) strncat(list, ", ", sizeof list - strlen(list) - 1);
+        strncat(list, names[i], sizeof list - strlen(list) - 1);
+    }
+    mg_diag_error(d, "%s: unknown operator '%s'%s%s%s; known: %s", where, op,
+                  sug ? " (did you mean '" : "", sug ? sug : "", sug ? "'?)" : "", list);
+    return NULL;
+}
+
+static void unknown_key(const mg_op *op, const char *name, const char *where, mg_diag *d)
+{
+    const char *names[128];
+    size_t n = 0;
+    for (int i = 0; op->keys[i].name; i++) names[n++] = op->keys[i].name;
+    for (int i = 0; i < NCOMMON; i++)
+        if (op_accepts(op, mg_common_keys[i].name)) names[n++] = mg_common_keys[i].name;
+    const char *sug = mg_suggest(name, names, n);
+    int common = 0;
+    for (int i = 0; i < NCOMMON; i++) common |= !strcmp(mg_common_keys[i].name, name);
+    if (common)
+        mg_diag_error(d, "%s: %s does not take the knob '%s' (`mgsim gen %s --help` lists "
+                      "its keys)", where, op->name, name, op->name);
+    else
+        mg_diag_error(d, "%s: %s: unknown key '%s'%s%s%s", where, op->name, name,
+                      sug ? " (did you mean '" : "", sug ? sug : "", sug ? "'?)" : "");
+}
+
+int mg_schedule_parse(const char *op, int nwords, char **words, mg_schedule *s, mg_diag *d)
+{
+    memset(s, 0, sizeof *s);
+    size_t before = d->n;
+    const char *where = "schedule";
+    s->op = lookup_op(op, where, d);
+    if (!s->op) return -1;
+    apply_defaults(s, s->op);
+    for (int i = 0; i < nwords; i++) {
+        const char *eq = strchr(words[i], '=');
+        if (!eq || eq == words[i]) {
+            mg_diag_error(d, "%s: '%s': expected key=value", where, words[i]);
+            continue;
+        }
+        char name[64];
+        size_t n = (size_t)(eq - words[i]);
+        if (n >= sizeof name) n = sizeof name - 1;
+        memcpy(name, words[i], n);
+        name[n] = '\0';
+        int idx;
+        const mg_key *k = find_key(s->op, name, &idx);
+        if (!k) { unknown_key(s->op, name, where, d); continue; }
+        if (s->set[idx]) {
+            mg_diag_error(d, "%s: %s given twice", where, name);
+            continue;
+        }
+        if (set_key(s, k, eq + 1, where, d) == 0) s->set[idx] = 1;
+    }
+    resolve_layouts(s);
+    if (d->n == before && s->op->check) s->op->check(s, where, d);
+    return d->n == before ? 0 : -1;
+}
+
+int mg_schedule_from_json(const cJSON *j, const char *where, mg_schedule *s, mg_diag *d)
+{
+    memset(s, 0, sizeof *s);
+    const cJSON *op = cJSON_GetObjectItemCaseSensitive(j, "op");
+    if (!cJSON_IsObject(j) || !cJSON_IsString(op)) {
+        mg_diag_error(d, "%s: expected an object with a string \"op\"", where);
+        return -1;
+    }
+    /* Turn the object into key=value words and reuse the word parser. */
+    char *words[96];
+    char *store[96];
+    int n = 0;
+    size_t before = d->n;
+    for (const cJSON *c = j->child; c && n < 96; c = c->next) {
+        if (!strcmp(c->string, "op")) continue;
+        char val[256];
+        if (cJSON_IsString(c)) {
+            snprintf(val, sizeof val, "%s", c->valuestring);
+        } else if (cJSON_IsNumber(c)) {
+            snprintf(val, sizeof val, "%.17g", c->valuedouble);
+        } else if (cJSON_IsArray(c)) {
+            val[0] = '\0';
+            for (const cJSON *e = c->child; e; e = e->next) {
+                if (!cJSON_IsNumber(e)) break;
+                size_t l = strlen(val);
+                snprintf(val + l, sizeof val - l, "%s%.17g", l ? "," : "", e->valuedouble);
+            }
+        } else {
+            mg_diag_error(d, "%s: $.%s: expected a string, number or array of numbers, got %s",
+                          where, c->string, mg_json_type_name(c));
+            continue;
+        }
+        size_t len = strlen(c->string) + strlen(val) + 2;
+        store[n] = malloc(len);
+        if (!store[n]) break;
+        snprintf(store[n], len, "%s=%s", c->string, val);
+        words[n] = store[n];
+        n++;
+    }
+    int rc = d->n == before ? mg_schedule_parse(op->valuestring, n, words, s, d) : -1;
+    for (int i = 0; i < n; i++) free(store[i]);
+    if (rc && d->n > before) {
+        /* Messages from the word parser say "schedule": fine, the caller's
+         * `where` was printed on the first error line above if any. */
+    }
+    return rc;
+}
+
+/* Format key k's value in s. */
+static void key_text(const mg_schedule *s, const mg_key *k, char *buf, size_t len)
+{
+    const char *base = (const char *)s + k->off;
+    const int64_t *v = (const int64_t *)base;
+    switch (k->type) {
+    case MG_K_INT: snprintf(buf, len, "%lld", (long long)v[0]); break;
+    case MG_K_FLOAT: snprintf(buf, len, "%.17g", *(const double *)base); break;
+    case MG_K_ENUM: snprintf(buf, len, "%s", k->names[*(const int *)base]); break;
+    case MG_K_PAIR: snprintf(buf, len, "%lldx%lld", (long long)v[0], (long long)v[1]); break;
+    case MG_K_TRIPLE:
+        snprintf(buf, len, "%lld,%lld,%lld", (long long)v[0], (long long)v[1],
+                 (long long)v[2]);
+        break;
+    case MG_K_LIST: {
+        buf[0] = '\0';
+        for (int64_t i = 0; i < v[0]; i++) {
+            size_t l = strlen(buf);
+            snprintf(buf + l, len - l, "%s%lld", i ? "," : "", (long long)v[1 + i]);
+        }
+        break;
+    }
+    }
+}
+
+char *mg_schedule_format(const mg_schedule *s, char *buf, size_t len)
+{
+    size_t n = (size_t)snprintf(buf, len, "%s", s->op->name);
+    const mg_op *op = s->op;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; pass == 0 ? op->keys[i].name != NULL : i < NCOMMON; i++) {
+            const mg_key *k = pass == 0 ? &op->keys[i] : &mg_common_keys[i];
+            if (pass == 1 && (!op_accepts(op, k->name) || !strcmp(k->name, "layout")))
+                continue;
+            char v[160];
+            key_text(s, k, v, sizeof v);
+            if (n < len) n += (size_t)snprintf(buf + n, len - n, " %s=%s", k->name, v);
+        }
+    }
+    return buf;
+}
+
+cJSON *mg_schedule_to_json(const mg_schedule *s)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "op", s->op->name);
+    const mg_op *op = s->op;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; pass == 0 ? op->keys[i].name != NULL : i < NCOMMON; i++) {
+            const mg_key *k = pass == 0 ? &op->keys[i] : &mg_common_keys[i];
+            if (pass == 1 && (!op_accepts(op, k->name) || !strcmp(k->name, "layout")))
+                continue;
+            const char *base = (const char *)s + k->off;
+            if (k->type == MG_K_INT)
+                cJSON_AddNumberToObject(o, k->name, (double)*(const int64_t *)base);
+            else if (k->type == MG_K_FLOAT)
+                cJSON_AddNumberToObject(o, k->name, *(const double *)base);
+            else {
+                char v[160];
+                key_text(s, k, v, sizeof v);
+                cJSON_AddStringToObject(o, k->name, v);
+            }
+        }
+    }
+    return o;
+}
+
+int mg_schedule_is_set(const mg_schedule *s, const char *name)
+{
+    int idx;
+    return find_key(s->op, name, &idx) != NULL && s->set[idx];
+}
+
+static void print_key(const mg_key *k, FILE *f)
+{
+    char range[96] = "";
+    switch (k->type) {
+    case MG_K_ENUM:
+        for (size_t i = 0; k->names[i]; i++) {
+            if (i) strncat(range, "|", sizeof range - strlen(range) - 1);
+            strncat(range, k->names[i], sizeof range - strlen(range) - 1);
+        }
+        break;
+    case MG_K_FLOAT: snprintf(range, sizeof range, "number"); break;
+    default:
+        snprintf(range, sizeof range, "%lld..%lld", (long long)k->min, (long long)k->max);
+    }
+    fprintf(f, "  %-11s %-8s %-22s %s\n", k->name, k->def, range, k->help);
+}
+
+void mg_schedule_print_keys(const mg_op *op, FILE *f)
+{
+    mg_schedule s;
+    memset(&s, 0, sizeof s);
+    s.op = op;
+    apply_defaults(&s, op);
+    fprintf(f, "%s: %s\n\n  %-11s %-8s %-22s %s\n", op->name, op->summary, "key", "default",
+            "range", "meaning");
+    for (int i = 0; op->keys[i].name; i++) print_key(&op->keys[i], f);
+    for (int i = 0; i < NCOMMON; i++) {
+        if (!op_accepts(op, mg_common_keys[i].name)) continue;
+        mg_key k = mg_common_keys[i];
+        char def[160];
+        key_text(&s, &k, def, sizeof def);   /* the op's own default */
+        k.def = def;
+        print_key(&k, f);
+    }
+}

@@ -1,0 +1,429 @@
+/*
+ * matmul.c - C[M,N] = A[M,K] x B[K,N]; fully connected (matrix-vector,
+ * kernel "fc") when M = 1 (romou FC and 4.2; tmmodel MatMul, Listing 1).
+ *
+ * Tensors, logical shapes [d0, d1, d2, d3] (kernel.h):
+ *   A [1, M, 1, K]  image: ceil(K/4) x M texels, texel (k/4, m) = A[m][k..k+3]
+ *   B [1, K, 1, N]  image: ceil(N/4) x K texels, texel (n/4, k) = B[k][n..n+3]
+ *   C [1, M, 1, N]  image: ceil(N/4) x M texels
+ * so a texel holds 4 consecutive K values of a row of A and 4 consecutive N
+ * values of a row of B or C (romou's packing); buffers are row-major.
+ *
+ * V, the vector width, is 4 (a texel) when any tensor is an image, else vec.
+ * Work item (gx, gy, s) computes the tile=TMxTN of C at rows m0 = gy*TM..,
+ * columns n0 = gx*TN.. (TN/V column vectors, NJ = TN/V), over the reduction
+ * slice s*KC .. (s+1)*KC, KC = K/split.  NDRange (ceil(N/TN), ceil(M/TM),
+ * split), work group wg=X,Y,split: the split items of one tile are in one
+ * group.  The reduction goes U*V values per step (U = unroll: register
+ * blocking; the step's values are loaded, then multiplied):
+ *
+ *   for (step) { k0 = s*KC + step*U*V
+ *       av[i][u] = A[m0+i][k0+u*V .. +V)       (i < TM, u < U)   region TM x U
+ *       bv[r][j] = B[k0+r][n0+j*V .. +V)       (r < U*V, j < NJ) region U*V x NJ
+ *       acc[i][j] += av[i][u].s(q) * bv[u*V+q][j]   (q < V: V-wide FMAs, k ascending)
+ *   }
+ *
+ * pattern = the order of the reads of each region (walk.h): for B's region,
+ * row reads (k0, n0..), (k0, n0+V..), ... a row of texels at a time; column
+ * reads (k0, j), (k0+1, j), ... down each texel column; blockN walks bands
+ * of N rows (k) column by column.  A's TM x U region (rows m, texel columns
+ * k) is walked the same way.  With TM = U = NJ = 1 all patterns coincide.
+ *
+ * split=S > 1: items s > 0 store their partial tile to local memory
+ * (float, red[((s-1)*wgx*wgy + lid)*TM*TN + i*TN + j*V]), every item reaches
+ * barrier(CLK_LOCAL_MEM_FENCE) (no early return), then item s = 0 adds the
+ * S-1 partials (s ascending) and writes C.  Rows past M and column vectors
+ * past N are guarded (no load, no FMA, no store): tiles need not divide the
+ * shape, but N must be a multiple of V.
+ *
+ * Flops: an FMA of two elements is 2, an add 1; the launch counts exactly
+ * 2*M*N*K (FMAs) + (split-1)*M*N (combining partial sums), which is what the
+ * trace's ALU records sum to.  Test inputs are positive ([0.5, 1.5)), so
+ * sums do not cancel and the relative check against the double-precision
+ * reference measures the kernel.
+ */
+#include "gen/clemit.h"
+#include "gen/emit.h"
+#include "gen/op.h"
+#include "gen/plan.h"
+#include "ops/walk.h"
+
+#include <stdio.h>
+
+enum { SITE_A = 1, SITE_B, SITE_FMA, SITE_LST, SITE_BAR, SITE_LLD, SITE_ADD, SITE_C };
+enum { TA, TB, TC };            /* tensor indices */
+
+#define OFF(m) offsetof(mg_schedule, m)
+#define MAX_REGS 1024           /* live values per item we accept */
+#define MAX_LOCAL 32768         /* OpenCL 1.2's minimum local memory */
+
+static const mg_key keys[] = {
+    {"M", MG_K_INT, OFF(M), 1, 1 << 16, "64", NULL, "rows of A and C (1: fully connected)"},
+    {"N", MG_K_INT, OFF(N), 1, 1 << 16, "64", NULL, "columns of B and C"},
+    {"K", MG_K_INT, OFF(KD), 1, 1 << 16, "64", NULL, "reduction length: columns of A, rows of B"},
+    {NULL, 0, 0, 0, 0, NULL, NULL, NULL},
+};
+
+typedef struct mm_geom {
+    int64_t TM, TN, V, NJ, U, S, KC, steps, MT, NT;
+    int img_a, img_b, img_c, eb;
+} mm_geom;
+
+static void geom(const mg_schedule *s, mm_geom *g)
+{
+    g->TM = s->tile[0];
+    g->TN = s->tile[1];
+    g->img_a = s->layout[MG_ROLE_IN] == MG_LAYOUT_IMAGE;
+    g->img_b = s->layout[MG_ROLE_W] == MG_LAYOUT_IMAGE;
+    g->img_c = s->layout[MG_ROLE_OUT] == MG_LAYOUT_IMAGE;
+    g->V = (g->img_a || g->img_b || g->img_c) ? 4 : s->vec;
+    g->NJ = g->TN / g->V;
+    g->U = s->unroll;
+    g->S = s->split;
+    g->KC = s->KD / g->S;
+    g->steps = g->KC / (g->U * g->V);
+    g->MT = mg_ceil_div(s->M, g->TM);
+    g->NT = mg_ceil_div(s->N, g->TN);
+    g->eb = mg_sched_elem_bytes(s);
+}
+
+/* Live values per item: accumulators, the step's A and B registers. */
+static int64_t live_values(const mm_geom *g)
+{
+    return g->TM * g->TN + g->U * g->V * (g->TM + g->TN);
+}
+
+static int64_t local_bytes(const mg_schedule *s, const mm_geom *g)
+{
+    return g->S > 1 ? (g->S - 1) * s->wg[0] * s->wg[1] * g->TM * g->TN * 4 : 0;
+}
+
+static void defaults(mg_schedule *s)
+{
+    s->wg[0] = 16;
+    s->wg[1] = 4;
+    s->wg[2] = 1;
+    s->tile[0] = 4;
+    s->tile[1] = 4;
+}
+
+static int check(const mg_schedule *s, const char *where, mg_diag *d)
+{
+    size_t before = d->n;
+    mm_geom g;
+    geom(s, &g);
+    long long V = (long long)g.V;
+    if (s->vec != 1 && s->vec != 2 && s->vec != 4 && s->vec != 8) {
+        mg_diag_error(d, "%s: matmul: vec=%lld: a vector load is 1, 2, 4 or 8 wide", where,
+                      (long long)s->vec);
+        return -1;
+    }
+    if ((g.img_a || g.img_b || g.img_c) && s->vec != 4 && mg_schedule_is_set(s, "vec"))
+        mg_diag_error(d, "%s: matmul: vec=%lld with an image: a texel holds 4 values, so "
+                      "loads and stores are 4 wide", where, (long long)s->vec);
+    if (g.TN % g.V)
+        mg_diag_error(d, "%s: matmul: tile=%lldx%lld: the column tile %lld must be a multiple "
+                      "of the vector width %lld (a load of B and a store of C cover %lld "
+                      "columns)", where, (long long)g.TM, (long long)g.TN, (long long)g.TN, V,
+                      V);
+    if (s->N % g.V)
+        mg_diag_error(d, "%s: matmul: N=%lld is not a multiple of the vector width %lld", where,
+                      (long long)s->N, V);
+    if (s->KD % (g.S * g.U * g.V))
+        mg_diag_error(d, "%s: matmul: K=%lld must be a multiple of split x unroll x vector "
+                      "width = %lld x %lld x %lld (each of the split items reduces whole steps "
+                      "of unroll x %lld values)", where, (long long)s->KD, (long long)g.S,
+                      (long long)g.U, V, V);
+    if (s->wg[2] != g.S)
+        mg_diag_error(d, "%s: matmul: split=%lld needs wg=X,Y,%lld (the split items of one "
+                      "tile must be in one work group to meet at its barrier), got wg z %lld",
+                      where, (long long)g.S, (long long)g.S, (long long)s->wg[2]);
+    if (s->wg[0] * s->wg[1] * s->wg[2] > 1024)
+        mg_diag_error(d, "%s: matmul: a work group of %lld items is more than 1024", where,
+                      (long long)(s->wg[0] * s->wg[1] * s->wg[2]));
+    else if (local_bytes(s, &g) > MAX_LOCAL)
+        mg_diag_error(d, "%s: matmul: split=%lld needs %lld bytes of local memory for the "
+                      "partial tiles (more than %d)", where, (long long)g.S,
+                      (long long)local_bytes(s, &g), MAX_LOCAL);
+    if (live_values(&g) > MAX_REGS)
+        mg_diag_error(d, "%s: matmul: tile=%lldx%lld with unroll=%lld keeps %lld values live "
+                      "per item (more than %d)", where, (long long)g.TM, (long long)g.TN,
+                      (long long)g.U, (long long)live_values(&g), MAX_REGS);
+    return d->n == before ? 0 : -1;
+}
+
+static void plan(const mg_schedule *s, mg_kernel *k)
+{
+    mm_geom g;
+    geom(s, &g);
+    snprintf(k->name, sizeof k->name, s->M == 1 ? "fc" : "matmul");
+    int dt = mg_plan_dtype(s);
+    int a = mg_plan_tensor(k, "A", MG_TENSOR_IN, mg_plan_layout(s, MG_ROLE_IN), dt, 4,
+                           MG_INIT_POSITIVE, 1, s->M, 1, s->KD);
+    int b = mg_plan_tensor(k, "B", MG_TENSOR_IN, mg_plan_layout(s, MG_ROLE_W), dt, 4,
+                           MG_INIT_POSITIVE, 1, s->KD, 1, s->N);
+    int c = mg_plan_tensor(k, "C", MG_TENSOR_OUT, mg_plan_layout(s, MG_ROLE_OUT), dt, 4,
+                           MG_INIT_ZERO, 1, s->M, 1, s->N);
+    mg_plan_arg_tensor(k, a);
+    mg_plan_arg_tensor(k, b);
+    mg_plan_arg_tensor(k, c);
+    if (g.S > 1) mg_plan_arg_local(k, "red", local_bytes(s, &g));
+    int64_t items[3] = {g.NT, g.MT, g.S};
+    mg_plan_ndrange(k, 3, items, s->wg);
+    k->needs_fp16 = s->compute == MG_PREC_FP16;
+    int64_t live = live_values(&g);
+    if (s->compute == MG_PREC_FP16) live = (live + 1) / 2;
+    k->f.regs_per_item = live + 6;               /* + ids, k0, loop counters */
+    k->f.loop_iters = g.steps;
+    k->f.bytes_per_iter = g.U * g.V * (g.TM + g.TN) * g.eb;
+    k->f.bytes_per_item = g.steps * k->f.bytes_per_iter;
+    k->f.flops = 2.0 * (double)s->M * (double)s->N * (double)s->KD +
+                 (double)(g.S - 1) * (double)s->M * (double)s->N;
+    k->f.local_bytes = local_bytes(s, &g);
+    k->f.access_width = g.V * g.eb;
+    k->f.boundary_checks = s->M % g.TM != 0 || s->N % g.TN != 0 || k->global[0] != g.NT ||
+                           k->global[1] != g.MT;
+    int64_t out = g.TM * g.NJ;
+    k->log_cap = g.steps * (g.TM * g.U + g.U * g.V * g.NJ) + out * (g.S > 1 ? g.S : 1);
+}
+
+/* ---- OpenCL ---------------------------------------------------------------- */
+
+/* Skip output element (i, j) of the tile when it lies past M or N. */
+static void guard(mg_sb *o, long long M, long long V, long long N)
+{
+    mg_sb_printf(o, "if (m0 + i >= %lld || n0 + j * %lld >= %lld) continue;", M, V, N);
+}
+
+static void emit_cl(const mg_schedule *s, const mg_kernel *k, mg_sb *o)
+{
+    mm_geom g;
+    geom(s, &g);
+    int fp16 = s->compute == MG_PREC_FP16;
+    const char *vt = mg_cl_vtype(fp16, (int)g.V);
+    long long TM = g.TM, NJ = g.NJ, U = g.U, V = g.V, M = s->M, N = s->N, KD = s->KD;
+    char e1[256], e2[256], v[256];
+    mg_cl_signature(k, o);
+    mg_sb_printf(o, "    const int gx = get_global_id(0), gy = get_global_id(1)%s;\n"
+                    "    const int n0 = gx * %lld, m0 = gy * %lld;\n",
+                 g.S > 1 ? ", s = get_local_id(2)" : "", (long long)g.TN, TM);
+    mg_sb_printf(o, "    %s acc[%lld], av[%lld], bv[%lld];\n"
+                    "    for (int i = 0; i < %lld; i++) acc[i] = (%s)0;\n",
+                 vt, TM * NJ, TM * U, U * V * NJ, TM * NJ, vt);
+    if (s->unroll > 1) mg_sb_printf(o, "    /* unroll=%lld: %lld values of K per step */\n",
+                                    U, U * V);
+    mg_sb_printf(o, "    for (int t = 0; t < %lld; t++) {\n", (long long)g.steps);
+    if (g.S > 1)
+        mg_sb_printf(o, "        const int k0 = s * %lld + t * %lld;\n", (long long)g.KC, U * V);
+    else
+        mg_sb_printf(o, "        const int k0 = t * %lld;\n", U * V);
+    /* A region: TM rows x U texel columns */
+    mg_walk_cl_open(o, s->pattern, g.TM, g.U, "i", "u", "        ");
+    mg_sb_printf(o, "            av[i * %lld + u] = m0 + i < %lld ? ", U, M);
+    if (g.img_a) {
+        mg_cl_rd(o, k, TA, SITE_A, "k0 / 4 + u", "m0 + i", fp16);
+    } else {
+        snprintf(e1, sizeof e1, "(m0 + i) * %lld + k0 + u * %lld", KD, V);
+        mg_cl_ld(o, k, TA, SITE_A, e1, (int)V, fp16);
+    }
+    mg_sb_printf(o, " : (%s)0;\n", vt);
+    mg_walk_cl_close(o, s->pattern, g.TM, "        ");
+    /* B region: U*V rows x NJ vector columns */
+    mg_walk_cl_open(o, s->pattern, g.U * g.V, g.NJ, "r", "j", "        ");
+    mg_sb_printf(o, "            bv[r * %lld + j] = n0 + j * %lld < %lld ? ", NJ, V, N);
+    if (g.img_b) {
+        mg_cl_rd(o, k, TB, SITE_B, "n0 / 4 + j", "k0 + r", fp16);
+    } else {
+        snprintf(e1, sizeof e1, "(k0 + r) * %lld + n0 + j * %lld", N, V);
+        mg_cl_ld(o, k, TB, SITE_B, e1, (int)V, fp16);
+    }
+    mg_sb_printf(o, " : (%s)0;\n", vt);
+    mg_walk_cl_close(o, s->pattern, g.U * g.V, "        ");
+    /* V-wide FMAs, k ascending per accumulator */
+    mg_sb_printf(o, "        for (int i = 0; i < %lld; i++) {\n"
+                    "            if (m0 + i >= %lld) continue;\n"
+                    "            for (int u = 0; u < %lld; u++)\n"
+                    "            for (int j = 0; j < %lld; j++) {\n"
+                    "                if (n0 + j * %lld >= %lld) continue;\n",
+                 TM, M, U, NJ, V, N);
+    for (long long q = 0; q < V; q++) {
+        if (V == 1)
+            mg_sb_printf(o, "                acc[i * %lld + j] += av[i * %lld + u] * "
+                            "bv[u * %lld + j];\n", NJ, U, NJ);
+        else
+            mg_sb_printf(o, "                acc[i * %lld + j] += av[i * %lld + u].s%llx * "
+                            "bv[(u * %lld + %lld) * %lld + j];\n", NJ, U, q, V, q, NJ);
+    }
+    mg_sb_puts(o, "            }\n        }\n    }\n");
+    if (g.S > 1) {
+        long long T = g.TM * g.TN, WG = (long long)(s->wg[0] * s->wg[1]);
+        mg_sb_printf(o, "    const int lid = get_local_id(1) * %lld + get_local_id(0);\n"
+                        "    if (s > 0)\n"
+                        "        for (int i = 0; i < %lld; i++)\n"
+                        "        for (int j = 0; j < %lld; j++) {\n            ",
+                     (long long)s->wg[0], TM, NJ);
+        guard(o, M, V, N);
+        mg_sb_puts(o, "\n            ");
+        snprintf(e1, sizeof e1, "((s - 1) * %lld + lid) * %lld + i * %lld + j * %lld", WG, T,
+                 (long long)g.TN, V);
+        if (fp16) snprintf(v, sizeof v, "convert_%s(acc[i * %lld + j])", mg_cl_vtype(0, (int)V),
+                           NJ);
+        else snprintf(v, sizeof v, "acc[i * %lld + j]", NJ);
+        mg_cl_stl(o, SITE_LST, "red", e1, (int)V, v);
+        mg_sb_puts(o, "\n        }\n    barrier(CLK_LOCAL_MEM_FENCE);\n    if (s > 0) return;\n");
+        mg_sb_printf(o, "    for (int p = 1; p < %lld; p++)\n"
+                        "    for (int i = 0; i < %lld; i++)\n"
+                        "    for (int j = 0; j < %lld; j++) {\n        ",
+                     (long long)g.S, TM, NJ);
+        guard(o, M, V, N);
+        mg_sb_printf(o, "\n        acc[i * %lld + j] += ", NJ);
+        snprintf(e1, sizeof e1, "((p - 1) * %lld + lid) * %lld + i * %lld + j * %lld", WG, T,
+                 (long long)g.TN, V);
+        if (fp16) mg_sb_printf(o, "convert_%s(", vt);
+        mg_cl_ldl(o, SITE_LLD, "red", e1, (int)V, NULL);
+        mg_sb_printf(o, "%s;\n    }\n", fp16 ? ")" : "");
+    }
+    mg_sb_printf(o, "    for (int i = 0; i < %lld; i++)\n"
+                    "    for (int j = 0; j < %lld; j++) {\n        ", TM, NJ);
+    guard(o, M, V, N);
+    mg_sb_puts(o, "\n        ");
+    snprintf(v, sizeof v, "acc[i * %lld + j]", NJ);
+    if (g.img_c) {
+        mg_cl_wr(o, k, TC, SITE_C, "n0 / 4 + j", "m0 + i", v, fp16);
+    } else {
+        snprintf(e2, sizeof e2, "(m0 + i) * %lld + n0 + j * %lld", N, V);
+        mg_cl_st(o, k, TC, SITE_C, e2, (int)V, v, fp16);
+    }
+    mg_sb_puts(o, "\n    }\n}\n");
+}
+
+/* ---- trace ----------------------------------------------------------------- */
+
+static void trace_body(mg_warp *w, const void *ctx)
+{
+    const mg_schedule *s = ctx;
+    mm_geom g;
+    geom(s, &g);
+    int cls = s->compute == MG_PREC_FP16 ? MG_ALU_FP16 : MG_ALU_FP32;
+    uint32_t width = (uint32_t)(g.V * g.eb), lwidth = (uint32_t)(g.V * 4);
+    int64_t n0[MG_TRACE_MAX_LANES], m0[MG_TRACE_MAX_LANES], sp[MG_TRACE_MAX_LANES];
+    int64_t lid[MG_TRACE_MAX_LANES];
+    mg_lmask rowm[64], colm[64], first = {{0, 0}}, rest = {{0, 0}};
+    for (int64_t i = 0; i < g.TM; i++) rowm[i] = (mg_lmask){{0, 0}};
+    for (int64_t j = 0; j < g.NJ; j++) colm[j] = (mg_lmask){{0, 0}};
+    for (uint32_t l = 0; l < w->lanes; l++) {
+        n0[l] = w->gid[0][l] * g.TN;
+        m0[l] = w->gid[1][l] * g.TM;
+        sp[l] = w->lid[2][l];
+        lid[l] = w->lid[1][l] * w->k->local[0] + w->lid[0][l];
+        if (sp[l] == 0) mg_lm_set(&first, l);
+        else mg_lm_set(&rest, l);
+        for (int64_t i = 0; i < g.TM; i++)
+            if (m0[l] + i < s->M) mg_lm_set(&rowm[i], l);
+        for (int64_t j = 0; j < g.NJ; j++)
+            if (n0[l] + j * g.V < s->N) mg_lm_set(&colm[j], l);
+    }
+    mg_alu_run run = {{{0, 0}}, 0, 0, 0, 0, 0};
+    mg_walk wk;
+    int64_t y, x;
+    for (int64_t t = 0; t < g.steps; t++) {
+        mg_walk_start(&wk, s->pattern, g.TM, g.U);
+        while (mg_walk_next(&wk, &y, &x)) {           /* A: row i = y, column u = x */
+            mg_emit_mem(w, g.img_a ? MG_REC_TEX_READ : MG_REC_BUF_LOAD, SITE_A, TA, width);
+            for (uint32_t l = 0; l < w->lanes; l++) {
+                if (!mg_lm_get(&rowm[y], l)) continue;
+                int64_t k0 = sp[l] * g.KC + t * g.U * g.V;
+                if (g.img_a) mg_emit_lane(w, l, k0 / 4 + x, m0[l] + y);
+                else mg_emit_lane(w, l, ((m0[l] + y) * s->KD + k0 + x * g.V) * g.eb, 0);
+            }
+            mg_emit_put(w);
+        }
+        mg_walk_start(&wk, s->pattern, g.U * g.V, g.NJ);
+        while (mg_walk_next(&wk, &y, &x)) {           /* B: row r = y, column j = x */
+            mg_emit_mem(w, g.img_b ? MG_REC_TEX_READ : MG_REC_BUF_LOAD, SITE_B, TB, width);
+            for (uint32_t l = 0; l < w->lanes; l++) {
+                if (!mg_lm_get(&colm[x], l)) continue;
+                int64_t k0 = sp[l] * g.KC + t * g.U * g.V;
+                if (g.img_b) mg_emit_lane(w, l, n0[l] / 4 + x, k0 + y);
+                else mg_emit_lane(w, l, ((k0 + y) * s->N + n0[l] + x * g.V) * g.eb, 0);
+            }
+            mg_emit_put(w);
+        }
+        for (int64_t i = 0; i < g.TM; i++)
+            for (int64_t j = 0; j < g.NJ; j++)
+                mg_alu_add(w, &run, mg_lm_and(rowm[i], colm[j]), SITE_FMA, cls, (int)g.V,
+                           (uint64_t)(g.U * g.V), 2);
+        mg_alu_flush(w, &run);
+    }
+    mg_lmask out = first;
+    if (g.S > 1) {
+        int64_t T = g.TM * g.TN, WG = w->k->local[0] * w->k->local[1];
+        for (int64_t i = 0; i < g.TM; i++)
+            for (int64_t j = 0; j < g.NJ; j++) {
+                mg_lmask m = mg_lm_and(rest, mg_lm_and(rowm[i], colm[j]));
+                mg_emit_mem(w, MG_REC_LOCAL_STORE, SITE_LST, -1, lwidth);
+                for (uint32_t l = 0; l < w->lanes; l++)
+                    if (mg_lm_get(&m, l))
+                        mg_emit_lane(w, l, (((sp[l] - 1) * WG + lid[l]) * T + i * g.TN +
+                                            j * g.V) * 4, 0);
+                mg_emit_put(w);
+            }
+        mg_walk_barrier_local(w, SITE_BAR);
+        for (int64_t p = 1; p < g.S; p++)
+            for (int64_t i = 0; i < g.TM; i++)
+                for (int64_t j = 0; j < g.NJ; j++) {
+                    mg_lmask m = mg_lm_and(first, mg_lm_and(rowm[i], colm[j]));
+                    mg_emit_mem(w, MG_REC_LOCAL_LOAD, SITE_LLD, -1, lwidth);
+                    for (uint32_t l = 0; l < w->lanes; l++)
+                        if (mg_lm_get(&m, l))
+                            mg_emit_lane(w, l, (((p - 1) * WG + lid[l]) * T + i * g.TN +
+                                                j * g.V) * 4, 0);
+                    mg_emit_put(w);
+                    mg_alu_add(w, &run, m, SITE_ADD, cls, (int)g.V, 1, 1);
+                    mg_alu_flush(w, &run);
+                }
+    } else {
+        mg_emit_all(w, out.m);
+    }
+    for (int64_t i = 0; i < g.TM; i++)
+        for (int64_t j = 0; j < g.NJ; j++) {
+            mg_lmask m = mg_lm_and(out, mg_lm_and(rowm[i], colm[j]));
+            mg_emit_mem(w, g.img_c ? MG_REC_IMG_WRITE : MG_REC_BUF_STORE, SITE_C, TC, width);
+            for (uint32_t l = 0; l < w->lanes; l++) {
+                if (!mg_lm_get(&m, l)) continue;
+                if (g.img_c) mg_emit_lane(w, l, n0[l] / 4 + j, m0[l] + i);
+                else mg_emit_lane(w, l, ((m0[l] + i) * s->N + n0[l] + j * g.V) * g.eb, 0);
+            }
+            mg_emit_put(w);
+        }
+}
+
+static void trace_wg(const mg_schedule *s, const mg_kernel *k, const uint32_t wg[3],
+                     mg_trace_wg *out)
+{
+    mg_emit_wg(k, wg, out, trace_body, s);
+}
+
+/* ---- reference ------------------------------------------------------------- */
+
+static void reference(const mg_schedule *s, const mg_kernel *k, mg_host *h)
+{
+    (void)k;
+    const float *a = h->f[TA], *b = h->f[TB];
+    float *c = h->f[TC];
+    for (int64_t m = 0; m < s->M; m++)
+        for (int64_t n = 0; n < s->N; n++) {
+            double acc = 0;
+            for (int64_t kk = 0; kk < s->KD; kk++)
+                acc += (double)a[m * s->KD + kk] * b[kk * s->N + n];
+            c[m * s->N + n] = (float)acc;
+        }
+}
+
+const mg_op mg_op_matmul = {
+    "matmul", "C[M,N] = A[M,K] x B[K,N]; fully connected when M=1 (split: FC reduction)",
+    keys,
+    "layout layout_in layout_w layout_out tile wg pattern vec storage compute split unroll "
+    "warp seed",
+    defaults, check, plan, emit_cl, trace_wg, NULL, reference,
+};

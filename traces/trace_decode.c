@@ -1,0 +1,240 @@
+/*
+ * trace_decode.c - the record decoder: walks one warp's bytes with a
+ * cursor, checking every byte against FORMAT.md section 5.  Checks that
+ * need the header (object ids, address ranges) are in trace_check.c.
+ */
+#include "trace_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+void mg_trace_cursor_init(mg_trace_cursor *c, const mg_trace_wg *wg, uint32_t warp)
+{
+    c->wg = wg;
+    c->warp = warp;
+    c->index = 0;
+    c->pos = c->end = 0;
+    if (wg && warp < wg->n_warps) {
+        c->pos = wg->warps[warp].off;
+        c->end = c->pos + wg->warps[warp].len;
+    }
+    for (int i = 0; i < MG_TRACE_SITE_SLOTS; i++) c->sites[i].used = 0;
+    c->prev_mask[0] = c->prev_mask[1] = 0;
+}
+
+/* Fill e (offset off) and return -1. */
+__attribute__((format(printf, 3, 4)))
+static int fail(mg_trace_err *e, size_t off, const char *fmt, ...)
+{
+    va_list ap;
+    e->off = off;
+    va_start(ap, fmt);
+    vsnprintf(e->what, sizeof e->what, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* The decoding state of one record. */
+typedef struct dec {
+    const uint8_t *p;
+    size_t pos, end, start;
+    mg_trace_err *e;
+} dec;
+
+/* Read a uvar that must be <= max; what names the field in messages. */
+static int get(dec *s, uint64_t max, const char *what, uint64_t *v)
+{
+    int rc = mg_trace_get_uvar(s->p, s->end, &s->pos, v);
+    if (rc == -1)
+        return fail(s->e, s->start, "truncated record: the warp's bytes end inside its %s", what);
+    if (rc < 0) return fail(s->e, s->start, "%s: varint longer than 64 bits", what);
+    if (*v > max)
+        return fail(s->e, s->start, "%s %llu out of range (at most %llu)", what,
+                    (unsigned long long)*v, (unsigned long long)max);
+    return 0;
+}
+
+/* Read an svar. */
+static int get_s(dec *s, const char *what, int64_t *v)
+{
+    uint64_t z;
+    if (get(s, UINT64_MAX, what, &z)) return -1;
+    *v = mg_trace_unzigzag(z);
+    return 0;
+}
+
+/* Decode the ALU body into r. */
+static int get_alu(dec *s, mg_rec *r)
+{
+    uint64_t cls, vec, n, flops;
+    if (get(s, MG_ALU_CLASS_COUNT - 1, "ALU class", &cls) || get(s, 16, "ALU vec", &vec) ||
+        get(s, UINT32_MAX, "ALU n", &n) || get(s, 2, "ALU flops", &flops))
+        return -1;
+    if (vec != 1 && vec != 2 && vec != 3 && vec != 4 && vec != 8 && vec != 16)
+        return fail(s->e, s->start, "ALU vec %llu is not one of 1, 2, 3, 4, 8, 16",
+                    (unsigned long long)vec);
+    if (n == 0) return fail(s->e, s->start, "ALU n is 0 (at least 1 instruction)");
+    r->cls = (uint8_t)cls;
+    r->vec = (uint8_t)vec;
+    r->n = (uint32_t)n;
+    r->flops = (uint8_t)flops;
+    return 0;
+}
+
+/* Write values for the active lanes of r, dimension d, from an affine form. */
+static void expand(mg_rec *r, int d, int64_t base, int64_t a, int64_t c, uint32_t p)
+{
+    int64_t *v = d ? r->b : r->a;
+    for (unsigned l = 0; l < r->lanes; l++)
+        if (mg_rec_active(r, l))
+            v[l] = (int64_t)((uint64_t)base + (uint64_t)a * (l % p) + (uint64_t)c * (l / p));
+}
+
+/* Decode a memory body in `mode` into r, using and updating the cursor's
+ * site slot. */
+static int get_mem(dec *s, mg_trace_cursor *c, mg_rec *r, unsigned mode)
+{
+    int dims = mg_rec_dims(r->type);
+    mg_trace_site *slot = &c->sites[r->site % MG_TRACE_SITE_SLOTS];
+    int same_site = slot->used && slot->site == r->site;
+    int64_t ref[2] = {same_site ? slot->base[0] : 0, same_site ? slot->base[1] : 0};
+    mg_trace_site n = {.used = 1, .site = r->site};
+    uint64_t v;
+    if (mode == MG_MODE_SAME) {
+        if (!same_site || !slot->affine)
+            return fail(s->e, s->start,
+                        "SAME address mode with no earlier affine record of site %u in this warp",
+                        r->site);
+        n = *slot;
+    } else {
+        if (get(s, MG_TRACE_MAX_OBJS - 1, "object id", &v)) return -1;
+        n.obj = (uint32_t)v;
+        if (get(s, MG_TRACE_MAX_WIDTH, "width", &v)) return -1;
+        if (v == 0) return fail(s->e, s->start, "width 0 (at least 1 byte per lane)");
+        n.width = (uint32_t)v;
+    }
+    if (mode == MG_MODE_AFFINE) {
+        if (get(s, r->lanes, "AFFINE P", &v)) return -1;
+        if (v == 0) return fail(s->e, s->start, "AFFINE P is 0 (1..%u)", r->lanes);
+        n.p = (uint32_t)v;
+        n.affine = 1;
+    }
+    if (mode == MG_MODE_AFFINE || mode == MG_MODE_SAME) {
+        for (int d = 0; d < dims; d++) {
+            int64_t db;
+            if (get_s(s, "base", &db)) return -1;
+            n.base[d] = (int64_t)((uint64_t)ref[d] + (uint64_t)db);
+            if (mode == MG_MODE_AFFINE && (get_s(s, "a", &n.a[d]) || get_s(s, "c", &n.c[d])))
+                return -1;
+        }
+        for (int d = 0; d < dims; d++) expand(r, d, n.base[d], n.a[d], n.c[d], n.p);
+    } else {
+        int64_t prev[2] = {ref[0], ref[1]};
+        int first = 1;
+        for (unsigned l = 0; l < r->lanes; l++) {
+            if (!mg_rec_active(r, l)) continue;
+            for (int d = 0; d < dims; d++) {
+                int64_t dv;
+                if (get_s(s, "lane address delta", &dv)) return -1;
+                prev[d] = (int64_t)((uint64_t)prev[d] + (uint64_t)dv);
+                (d ? r->b : r->a)[l] = prev[d];
+                if (first) n.base[d] = prev[d];
+            }
+            first = 0;
+        }
+        for (int d = 0; first && d < dims; d++) n.base[d] = ref[d];
+    }
+    *slot = n;
+    r->obj = (uint8_t)n.obj;
+    r->width = n.width;
+    return 0;
+}
+
+int mg_trace_decode(mg_trace_cursor *c, mg_rec *r, mg_trace_err *e)
+{
+    const mg_trace_wg *wg = c->wg;
+    if (!wg || c->warp >= wg->n_warps)
+        return fail(e, 0, "no warp %u in this work group", c->warp);
+    const mg_trace_warp *w = &wg->warps[c->warp];
+    if (c->pos >= c->end) {
+        if (c->index != w->n_records)
+            return fail(e, c->pos, "the warp's bytes end after %u records, its header says %u",
+                        c->index, w->n_records);
+        return 0;
+    }
+    if (c->index >= w->n_records)
+        return fail(e, c->pos, "%zu bytes after the last of the %u records the warp header declares",
+                    c->end - c->pos, w->n_records);
+    if (w->lanes < 1 || w->lanes > MG_TRACE_MAX_LANES)
+        return fail(e, c->pos, "warp of %u lanes (1..%u)", w->lanes, MG_TRACE_MAX_LANES);
+    dec s = {wg->bytes, c->pos, c->end, c->pos, e};
+    uint8_t tb = s.p[s.pos++];
+    unsigned type = tb & MG_TB_TYPE, mode = (tb & MG_TB_MODE) >> MG_TB_MODE_SHIFT;
+    if (type < 1 || type >= MG_REC_TYPE_COUNT)
+        return fail(e, s.start, "unknown record type %u (type byte 0x%02x; types are 1..%d)",
+                    type, tb, MG_REC_TYPE_COUNT - 1);
+    if ((tb & MG_TB_ALL) && (tb & MG_TB_PREV))
+        return fail(e, s.start, "type byte 0x%02x sets both all-lanes and previous-mask", tb);
+    if ((tb & MG_TB_PREV) && c->index == 0)
+        return fail(e, s.start, "mask of the previous record asked for by the warp's first record");
+    int mem = mg_rec_is_mem((int)type);
+    if (!mem && mode)
+        return fail(e, s.start, "address mode %u in a record of type %s (type byte 0x%02x)", mode,
+                    mg_rec_type_name((int)type), tb);
+    if (mode > MG_MODE_LIST)
+        return fail(e, s.start, "unknown address mode %u (type byte 0x%02x)", mode, tb);
+    uint64_t site;
+    if (get(&s, UINT16_MAX, "site", &site)) return -1;
+    r->type = (uint8_t)type;
+    r->site = (uint16_t)site;
+    r->lanes = (uint16_t)w->lanes;
+    r->mask[0] = r->mask[1] = 0;
+    r->cls = r->vec = r->flops = 0;
+    r->n = 0;
+    r->obj = 0;
+    r->width = 0;
+    if (tb & MG_TB_ALL) {
+        for (unsigned l = 0; l < w->lanes; l++) mg_rec_set_active(r, l);
+    } else if (tb & MG_TB_PREV) {
+        r->mask[0] = c->prev_mask[0];
+        r->mask[1] = c->prev_mask[1];
+    } else {
+        unsigned nb = (w->lanes + 7) / 8;
+        if (s.end - s.pos < nb)
+            return fail(e, s.start, "truncated record: the warp's bytes end inside its lane mask");
+        for (unsigned i = 0; i < nb; i++)
+            r->mask[i >> 3] |= (uint64_t)s.p[s.pos + i] << (8 * (i & 7));
+        s.pos += nb;
+        unsigned pad = nb * 8 - w->lanes;
+        if (pad && (s.p[s.pos - 1] >> (8 - pad)))
+            return fail(e, s.start, "lane mask has bits set past lane %u of a %u-lane warp",
+                        w->lanes - 1, w->lanes);
+    }
+    int rc;
+    if (type == MG_REC_ALU) {
+        rc = get_alu(&s, r);
+    } else if (type == MG_REC_BARRIER) {
+        uint64_t fence;
+        rc = get(&s, 3, "barrier fence", &fence);
+        r->obj = (uint8_t)fence;
+    } else {
+        rc = get_mem(&s, c, r, mode);
+    }
+    if (rc) return -1;
+    c->prev_mask[0] = r->mask[0];
+    c->prev_mask[1] = r->mask[1];
+    c->pos = s.pos;
+    c->index++;
+    return 1;
+}
+
+int mg_trace_cursor_next(mg_trace_cursor *c, mg_rec *r, mg_diag *d)
+{
+    mg_trace_err e;
+    int rc = mg_trace_decode(c, r, &e);
+    if (rc < 0 && d)
+        mg_diag_error(d, "warp %u, record %u, byte offset %zu: %s", c->warp, c->index, e.off,
+                      e.what);
+    return rc;
+}
