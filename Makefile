@@ -112,6 +112,7 @@ memcheck: $(MGSIM) $(MGPROBE) $(UNIT)
 	@$(VALGRIND) $(UNIT) >/dev/null && echo "memcheck: unit tests clean"
 	@MG_WRAP="$(VALGRIND)" sh tests/golden/run.sh "$(MGSIM)" "$(MGPROBE)"
 	@MG_WRAP="$(VALGRIND)" sh tests/bad/run.sh "$(MGSIM)"
+	@MG_WRAP="$(VALGRIND)" sh tests/bad/run_traces.sh "$(MGSIM)"
 
 golden-update: $(MGSIM) $(MGPROBE)
 	@sh tests/golden/run.sh --update "$(MGSIM)" "$(MGPROBE)"

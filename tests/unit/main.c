@@ -17,6 +17,8 @@ int main(int argc, char **argv)
         add_gen_suite, add_tracer_suite,
         add_trace_codec_suite, add_trace_file_suite, add_trace_stats_suite,
         add_trace_corpus_suite,
+        add_ops_matmul_suite, add_ops_softmax_suite, add_ops_layernorm_suite,
+        add_ops_micro_suite,
     };
     if (CU_initialize_registry() != CUE_SUCCESS) return 2;
     for (size_t i = 0; i < sizeof adders / sizeof adders[0]; i++) {

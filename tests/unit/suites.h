@@ -23,5 +23,9 @@ int add_trace_codec_suite(void);
 int add_trace_file_suite(void);
 int add_trace_stats_suite(void);
 int add_trace_corpus_suite(void);
+int add_ops_matmul_suite(void);
+int add_ops_softmax_suite(void);
+int add_ops_layernorm_suite(void);
+int add_ops_micro_suite(void);
 
 #endif

@@ -120,7 +120,7 @@ void mg_cl_st(mg_sb *o, const mg_kernel *k, int ti, int site, const char *e, int
                  eb);
     const char *val = v;
     char conv[512];
-    if (fp16 && t->dtype != MG_DT_F16) {
+    if (fp16) {      /* float stores and vstore_half both take float values */
         snprintf(conv, sizeof conv, "convert_%s(%s)", mg_cl_vtype(0, vec), v);
         val = conv;
     }

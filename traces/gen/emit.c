@@ -87,5 +87,7 @@ void mg_emit_barrier(mg_warp *w, int site)
     r->lanes = (uint16_t)w->lanes;
     mg_emit_all(w, r->mask);
     r->n = 0;
+    r->obj = 1;               /* fence: CLK_LOCAL_MEM_FENCE (FORMAT.md) */
+    r->width = 0;
     mg_emit_put(w);
 }

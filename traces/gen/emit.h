@@ -56,7 +56,7 @@ void mg_emit_put(mg_warp *w);
 void mg_emit_alu(mg_warp *w, const uint64_t *mask, int site, int cls, int vec, uint32_t n,
                  int flops);
 
-/* A work-group barrier. */
+/* A work-group barrier with a local-memory fence. */
 void mg_emit_barrier(mg_warp *w, int site);
 
 /* Mask of every lane of the warp. */

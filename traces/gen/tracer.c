@@ -189,7 +189,8 @@ static void check_lane(cmp *c, const mg_rec *r, uint32_t w, unsigned l)
     char e[160], got[160];
     if (i >= made) {
         mismatch(c, lid, "access %" PRIu64 ": expected %s, got none (the item made only %"
-                 PRIu64 " accesses)", i, describe(&want, e, sizeof e), made);
+                 PRIu64 " access%s)", i, describe(&want, e, sizeof e), made,
+                 made == 1 ? "" : "es");
         return;
     }
     if (i >= c->cap) return;        /* not logged: reported at the end of the group */

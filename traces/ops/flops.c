@@ -8,14 +8,17 @@
  *
  *   a_k = iota + (float)((g + k) & 63)        k < chains, iota = (0, 1, .., vec-1)
  *   for (it = 0; it < iters; it++)
- *       a_k = mad(a_k, m, c)                  for each k (unrolled in the source)
+ *       a_k = a_k * m + c                     for each k (unrolled in the source)
  *   v = ((a_0 + a_1) + a_2) + ...             (vec-wide adds)
  *   Out[g] = v.s0 + v.s1 + ...                (scalar adds, in order)
  *
  * with m = 0.5 and c = 0.25 passed as kernel arguments (the compiler cannot
- * fold the loop).  m is a power of two, so a * m is exact and mad() gives
- * the same result whether or not the device fuses it: the reference is
- * exact for fp32 (fp16: rounded to half after every operation).  The
+ * fold the loop).  a * m + c is one multiply-add: the kernel states
+ * FP_CONTRACT ON (OpenCL C's default), which lets the compiler fuse it (an
+ * expression, not a mad() call, so no vector builtin is called either).
+ * m is a power of two, so a * m is exact and the result is the same
+ * whether the device fuses or not: the reference is exact for fp32 (fp16:
+ * rounded to half after every operation).  The
  * chains converge to 2c but the hardware still executes every mad; the
  * distinct lanes of iota keep a compiler from scalarising a splat.
  *
@@ -108,6 +111,7 @@ static void emit_cl(const mg_schedule *s, const mg_kernel *k, mg_sb *o)
     char vt[16];
     snprintf(vt, sizeof vt, "%s%s", st, vec == 1 ? "" : vec == 2 ? "2" : vec == 4 ? "4"
                                                    : vec == 8 ? "8" : "16");
+    mg_sb_puts(o, "#pragma OPENCL FP_CONTRACT ON\n");
     mg_cl_signature(k, o);
     mg_sb_puts(o, "    const int g = get_global_id(0);\n");
     if (k->f.boundary_checks)
@@ -118,14 +122,14 @@ static void emit_cl(const mg_schedule *s, const mg_kernel *k, mg_sb *o)
         mg_sb_puts(o, "0;\n");
     } else {
         mg_sb_printf(o, "(%s)(", vt);
-        for (int i = 0; i < vec; i++) mg_sb_printf(o, "%s%d", i ? ", " : "", i);
+        for (int i = 0; i < vec; i++) mg_sb_printf(o, "%s(%s)%d", i ? ", " : "", st, i);
         mg_sb_puts(o, ");\n");
     }
     for (long long c = 0; c < nc; c++)
         mg_sb_printf(o, "    %s a%lld = iota + (%s)((%s)((g + %lld) & 63));\n", vt, c, vt, st, c);
     if (s->unroll > 1) mg_sb_printf(o, "    #pragma unroll %lld\n", (long long)s->unroll);
     mg_sb_printf(o, "    for (int it = 0; it < %lld; it++) {\n", (long long)s->iters);
-    for (long long c = 0; c < nc; c++) mg_sb_printf(o, "        a%lld = mad(a%lld, mv, cv);\n", c, c);
+    for (long long c = 0; c < nc; c++) mg_sb_printf(o, "        a%lld = a%lld * mv + cv;\n", c, c);
     mg_sb_printf(o, "    }\n    const %s v = a0", vt);
     for (long long c = 1; c < nc; c++) mg_sb_printf(o, " + a%lld", c);
     mg_sb_printf(o, ";\n    const %s r = ", st);

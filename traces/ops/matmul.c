@@ -23,11 +23,13 @@
  *       acc[i][j] += av[i][u].s(q) * bv[u*V+q][j]   (q < V: V-wide FMAs, k ascending)
  *   }
  *
- * pattern = the order of the reads of each region (walk.h): for B's region,
- * row reads (k0, n0..), (k0, n0+V..), ... a row of texels at a time; column
- * reads (k0, j), (k0+1, j), ... down each texel column; blockN walks bands
- * of N rows (k) column by column.  A's TM x U region (rows m, texel columns
- * k) is walked the same way.  With TM = U = NJ = 1 all patterns coincide.
+ * pattern = the order of the reads of each region (walk.h).  For B's
+ * region: row reads B[k0][n0..], B[k0][n0+V..], ... B[k0+1][n0..], ... (a
+ * row of texels at a time); column reads B[k0][n0..], B[k0+1][n0..], ...
+ * down each vector column, then the next column; blockN walks bands of N
+ * rows (k) column by column.  A's TM x U region (rows m, vector columns k)
+ * is walked the same way.  When both regions are one column (U = 1, TN = V)
+ * all patterns coincide.
  *
  * split=S > 1: items s > 0 store their partial tile to local memory
  * (float, red[((s-1)*wgx*wgy + lid)*TM*TN + i*TN + j*V]), every item reaches
@@ -35,6 +37,12 @@
  * S-1 partials (s ascending) and writes C.  Rows past M and column vectors
  * past N are guarded (no load, no FMA, no store): tiles need not divide the
  * shape, but N must be a multiple of V.
+ *
+ * Features: loop_iters = steps = K / (split U V); bytes_per_iter = the
+ * step's global loads, U V (TM + TN) elements; regs_per_item = live values
+ * TM TN + U V (TM + TN) (halved for fp16 compute) + 6; local_bytes = the
+ * partial tiles; log_cap = steps (TM U + U V NJ) loads + TM NJ (split - 1)
+ * local loads + TM NJ stores (item s = 0, the busiest).
  *
  * Flops: an FMA of two elements is 2, an add 1; the launch counts exactly
  * 2*M*N*K (FMAs) + (split-1)*M*N (combining partial sums), which is what the
@@ -227,7 +235,7 @@ static void emit_cl(const mg_schedule *s, const mg_kernel *k, mg_sb *o)
         mg_cl_ld(o, k, TA, SITE_A, e1, (int)V, fp16);
     }
     mg_sb_printf(o, " : (%s)0;\n", vt);
-    mg_walk_cl_close(o, s->pattern, g.TM, "        ");
+    mg_walk_cl_close(o, "        ");
     /* B region: U*V rows x NJ vector columns */
     mg_walk_cl_open(o, s->pattern, g.U * g.V, g.NJ, "r", "j", "        ");
     mg_sb_printf(o, "            bv[r * %lld + j] = n0 + j * %lld < %lld ? ", NJ, V, N);
@@ -238,7 +246,7 @@ static void emit_cl(const mg_schedule *s, const mg_kernel *k, mg_sb *o)
         mg_cl_ld(o, k, TB, SITE_B, e1, (int)V, fp16);
     }
     mg_sb_printf(o, " : (%s)0;\n", vt);
-    mg_walk_cl_close(o, s->pattern, g.U * g.V, "        ");
+    mg_walk_cl_close(o, "        ");
     /* V-wide FMAs, k ascending per accumulator */
     mg_sb_printf(o, "        for (int i = 0; i < %lld; i++) {\n"
                     "            if (m0 + i >= %lld) continue;\n"

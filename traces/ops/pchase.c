@@ -145,11 +145,13 @@ static int check(const mg_schedule *s, const char *where, mg_diag *d)
             mg_diag_error(d, "%s: pchase: the %lldx%lld image is past the image limit of "
                           "%dx%d texels", where, (long long)g.IW, (long long)g.IH, IMG_MAX,
                           IMG_MAX);
-        else if (g.sy && (g.IW % g.sx || g.IH % g.sy))
-            mg_diag_error(d, "%s: pchase: the 2D lattice needs W=%lld a multiple of the x "
-                          "step %lld texels and the height %lld a multiple of stride_y=%lld",
-                          where, (long long)g.IW, (long long)g.sx, (long long)g.IH,
-                          (long long)g.sy);
+        else if (g.sy && g.IW % g.sx)
+            mg_diag_error(d, "%s: pchase: the 2D lattice needs the width %lld a multiple of "
+                          "the x step %lld texels (stride=%lld)", where, (long long)g.IW,
+                          (long long)g.sx, (long long)s->stride_x);
+        else if (g.sy && g.IH % g.sy)
+            mg_diag_error(d, "%s: pchase: the 2D lattice needs the height %lld a multiple of "
+                          "stride_y=%lld", where, (long long)g.IH, (long long)g.sy);
     }
     if (s->wg[1] != 1 || s->wg[2] != 1)
         mg_diag_error(d, "%s: pchase: the launch is 1D: wg must be X,1,1", where);

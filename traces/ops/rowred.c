@@ -145,7 +145,10 @@ static void put_code(mg_sb *o, const char *t, const char *vt, const char *st, in
     for (; *t; t++) {
         if (t[0] == '$' && t[1] == 'V') { mg_sb_puts(o, vt); t++; }
         else if (t[0] == '$' && t[1] == 'S') { mg_sb_puts(o, st); t++; }
-        else if (t[0] == '$' && t[1] == 'R') { mg_sb_printf(o, "(1.0f / %lld)", (long long)N); t++; }
+        else if (t[0] == '$' && t[1] == 'R') {
+            mg_sb_printf(o, "(1.0f / %lld)", (long long)N);
+            t++;
+        }
         else mg_sb_printf(o, "%c", *t);
     }
 }
@@ -192,7 +195,7 @@ void mg_rr_emit_cl(const rr_op *op, const mg_schedule *s, const mg_kernel *k, mg
         mg_sb_printf(o, ";\n%s", ind);
         put_code(o, rd->update.cl, vt, st, s->N);
         mg_sb_puts(o, "\n");
-        mg_walk_cl_close(o, s->pattern, g.TM, "    ");
+        mg_walk_cl_close(o, "    ");
         /* horizontal */
         mg_sb_printf(o, "    for (int i = 0; i < %lld; i++) {\n        if (m0 + i >= %lld) "
                         "continue;\n        r%d[i] = ", TM, M, r);
@@ -249,7 +252,7 @@ void mg_rr_emit_cl(const rr_op *op, const mg_schedule *s, const mg_kernel *k, mg
         mg_cl_st(o, k, TY, SITE_OUT_STORE, e, (int)g.V, "v", fp16);
     }
     mg_sb_puts(o, "\n");
-    mg_walk_cl_close(o, s->pattern, g.TM, "    ");
+    mg_walk_cl_close(o, "    ");
     mg_sb_puts(o, "}\n");
 }
 

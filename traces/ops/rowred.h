@@ -23,9 +23,17 @@
  *       finish(r_r[i])                   (e.g. mean = sum / N)
  *   walk: v = X[m0+i][c]; Y[m0+i][c] = out(v, r0[i], r1[i])
  *
+ * unroll=U puts "#pragma unroll U" on the outer loop of each walk (the
+ * accesses, and so the trace, are unchanged).
+ *
  * Rows past M are guarded (no access, no ALU work) but every item reaches
  * every barrier.  Local memory (split > 1): float red[2][split][wg x][TM],
  * one array per reduction so that the second needs no extra barrier.
+ *
+ * Features: loop_iters = 3 TM CS (chunk visits of the three passes),
+ * bytes_per_iter = one chunk, regs_per_item = (TM + 2) V values (halved for
+ * fp16 compute) + 2 TM row results + 6, log_cap = 4 TM CS (+ 2 TM (1 +
+ * split) local accesses when split > 1).
  *
  * Flops: the operator's descriptor gives the ALU work per chunk (vec V) and
  * per row (vec 1); an FMA is 2 flops per element, an add, sub, mul or max

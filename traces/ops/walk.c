@@ -50,12 +50,11 @@ void mg_walk_cl_open(mg_sb *o, int pattern, int64_t R, int64_t X, const char *yv
 {
     int64_t h = mg_walk_band(pattern, R);
     long long r = (long long)R, x = (long long)X;
-    if (h == 1) {
-        mg_sb_printf(o, "%sfor (int %s = 0; %s < %lld; %s++)\n%sfor (int %s = 0; %s < %lld; %s++) {\n",
-                     ind, yv, yv, r, yv, ind, xv, xv, x, xv);
-    } else if (h >= R) {
-        mg_sb_printf(o, "%sfor (int %s = 0; %s < %lld; %s++)\n%sfor (int %s = 0; %s < %lld; %s++) {\n",
-                     ind, xv, xv, x, xv, ind, yv, yv, r, yv);
+    if (h == 1 || h >= R) {             /* row: y outer; column: x outer */
+        const char *outer = h == 1 ? yv : xv, *inner = h == 1 ? xv : yv;
+        long long no = h == 1 ? r : x, ni = h == 1 ? x : r;
+        mg_sb_printf(o, "%sfor (int %s = 0; %s < %lld; %s++)\n", ind, outer, outer, no, outer);
+        mg_sb_printf(o, "%sfor (int %s = 0; %s < %lld; %s++) {\n", ind, inner, inner, ni, inner);
     } else {
         mg_sb_printf(o, "%sfor (int %sb = 0; %sb < %lld; %sb += %lld)\n"
                         "%sfor (int %s = 0; %s < %lld; %s++)\n"
@@ -65,10 +64,8 @@ void mg_walk_cl_open(mg_sb *o, int pattern, int64_t R, int64_t X, const char *yv
     }
 }
 
-void mg_walk_cl_close(mg_sb *o, int pattern, int64_t R, const char *ind)
+void mg_walk_cl_close(mg_sb *o, const char *ind)
 {
-    (void)pattern;
-    (void)R;
     mg_sb_printf(o, "%s}\n", ind);
 }
 

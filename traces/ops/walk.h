@@ -43,12 +43,12 @@ int  mg_walk_next(mg_walk *w, int64_t *y, int64_t *x);
 
 /* Emit the OpenCL loop nest that walks an R x X region in pattern order
  * with int loop variables yv (row) and xv (column), each line prefixed by
- * ind; the body follows, then mg_walk_cl_close() with the same arguments
+ * ind; the body follows, then mg_walk_cl_close() with the same ind
  * closes the nest.  Row and column are two loops, blockN three (the band
- * variable is yv followed by "b"). */
+ * variable is yv followed by "b"); the body is one block. */
 void mg_walk_cl_open(mg_sb *o, int pattern, int64_t R, int64_t X, const char *yv,
                      const char *xv, const char *ind);
-void mg_walk_cl_close(mg_sb *o, int pattern, int64_t R, const char *ind);
+void mg_walk_cl_close(mg_sb *o, const char *ind);
 
 /* ---- lane masks ------------------------------------------------------------ */
 
