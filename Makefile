@@ -157,6 +157,7 @@ FUZZ_BIN     := $(FUZZ_DIR)/fuzz_trace
 
 .PHONY: fuzz
 $(FUZZ_BIN): $(FUZZ_SRCS) $(wildcard traces/*.h) sim/util/diag.h
+	@command -v $(FUZZ_CC) >/dev/null 2>&1 || sh mk/deps.sh install-fuzz
 	@mkdir -p $(FUZZ_DIR)
 	$(FUZZ_CC) $(CSTD) $(WARN) -Wno-format-nonliteral -O1 -g -fno-omit-frame-pointer \
 	    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(INCLUDES) \

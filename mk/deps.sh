@@ -8,11 +8,14 @@
 #                        root, through sudo when available; otherwise print the
 #                        exact command and exit 1
 #   mk/deps.sh ensure    check, and install only when something is missing
+#   mk/deps.sh install-fuzz   clang and its runtime, for `make fuzz` only
 #
 # The package list is the project's whole dependency set (see README.md).
 set -u
 
 PACKAGES="ocl-icd-opencl-dev opencl-headers pocl-opencl-icd libcjson-dev libcunit1-dev gnuplot-nox"
+# Only for `make fuzz` (run by hand, not by make test): clang's libFuzzer.
+FUZZ_PACKAGES="clang libclang-rt-14-dev"
 
 # One line per dependency: a file (or command) proving it is there, and the
 # package that provides it.  Multiarch paths are probed with a glob.
@@ -30,6 +33,7 @@ missing() {
 }
 
 do_install() {
+    pkgs=${1:-$PACKAGES}
     if [ "$(id -u)" -eq 0 ]; then
         SUDO=""
     elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
@@ -37,12 +41,12 @@ do_install() {
     else
         echo "mk/deps.sh: missing build dependencies and not root (no usable sudo)." >&2
         echo "Run this, then retry:" >&2
-        echo "  sudo sh -c 'apt-get update && apt-get install -y $PACKAGES'" >&2
+        echo "  sudo sh -c 'apt-get update && apt-get install -y $pkgs'" >&2
         exit 1
     fi
-    echo "mk/deps.sh: installing: $PACKAGES" >&2
+    echo "mk/deps.sh: installing: $pkgs" >&2
     $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -q >&2 || exit 1
-    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $PACKAGES >&2 || exit 1
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $pkgs >&2 || exit 1
 }
 
 case "${1:-ensure}" in
@@ -52,6 +56,8 @@ case "${1:-ensure}" in
         exit 0 ;;
     install)
         do_install ;;
+    install-fuzz)
+        do_install "$FUZZ_PACKAGES" ;;
     ensure)
         m=$(missing)
         [ -z "$m" ] && exit 0
@@ -60,5 +66,5 @@ case "${1:-ensure}" in
         m=$(missing)
         if [ -n "$m" ]; then echo "mk/deps.sh: still missing after install:$m" >&2; exit 1; fi ;;
     *)
-        echo "usage: mk/deps.sh check|install|ensure" >&2; exit 2 ;;
+        echo "usage: mk/deps.sh check|install|ensure|install-fuzz" >&2; exit 2 ;;
 esac

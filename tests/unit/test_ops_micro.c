@@ -56,7 +56,7 @@ static void release(mg_gen *g)
     free(g);
 }
 
-/* Every record of the launch, in order: visit(r, warp's first item, ctx). */
+/* Call fn(r, ctx) on every record of the launch, in order. */
 typedef void (*rec_fn)(const mg_rec *r, void *ctx);
 
 static void each_record(const mg_gen *g, rec_fn fn, void *ctx)
@@ -80,7 +80,8 @@ static void each_record(const mg_gen *g, rec_fn fn, void *ctx)
 
 static void add_flops(const mg_rec *r, void *ctx)
 {
-    if (r->type == MG_REC_ALU) *(double *)ctx += (double)mg_rec_popcount(r) * r->n * r->vec * r->flops;
+    if (r->type == MG_REC_ALU)
+        *(double *)ctx += (double)mg_rec_popcount(r) * r->n * r->vec * r->flops;
 }
 
 /* The trace's flops equal the plan's, and the plan's equal `want`. */
@@ -104,7 +105,8 @@ static void test_flops_exact(void)
     check_flops("flops vec=4 chains=8 iters=16 items=128", 128.0 * (2 * 4 * 8 * 16 + 4 * 7 + 3));
     check_flops("flops vec=16 chains=1 iters=3 items=1 wg=1", 2.0 * 16 * 3 + 15);
     check_flops("flops vec=1 chains=5 iters=7 items=70 wg=32", 70.0 * (2 * 5 * 7 + 4));
-    check_flops("flops vec=8 chains=2 iters=4 items=64 compute=fp16", 64.0 * (2 * 8 * 2 * 4 + 8 + 7));
+    check_flops("flops vec=8 chains=2 iters=4 items=64 compute=fp16",
+                64.0 * (2 * 8 * 2 * 4 + 8 + 7));
     /* regpressure: items x (2 regs iters + regs - 1) */
     check_flops("regpressure regs=181 iters=5 items=384 wg=384", 384.0 * (2 * 181 * 5 + 180));
     check_flops("regpressure regs=1 iters=9 items=1 wg=1", 2.0 * 9);
@@ -201,7 +203,8 @@ static void test_pchase_steps(void)
 {
     chase_log *c = malloc(sizeof *c);
     mg_gen *g = chase("pchase mem=buffer range=4096 stride=64 iters=100", MG_REC_BUF_LOAD, c);
-    for (int64_t i = 1; g && i < c->n; i++) CU_ASSERT_EQUAL((c->a[i] - c->a[i - 1] + 4096) % 4096, 64);
+    for (int64_t i = 1; g && i < c->n; i++)
+        CU_ASSERT_EQUAL((c->a[i] - c->a[i - 1] + 4096) % 4096, 64);
     if (g) release(g);
     /* lattice: (sx, 0) within a lattice row, then down stride_y rows */
     g = chase("pchase mem=image range=4096 stride=32 stride_y=2 W=32 iters=9", MG_REC_TEX_READ, c);
@@ -234,7 +237,8 @@ static void check_chain(const char *line, int type)
     int ok = 1;
     int32_t last = 0;
     for (int64_t i = 0; i < c->n; i++) {
-        int32_t v = type == MG_REC_TEX_READ ? h.i[0][c->b[i] * iw + c->a[i]] : h.i[0][c->a[i] / 4];
+        int32_t v = type == MG_REC_TEX_READ ? h.i[0][c->b[i] * iw + c->a[i]]
+                                            : h.i[0][c->a[i] / 4];
         last = v;
         if (i + 1 == c->n) break;
         if (type == MG_REC_TEX_READ) ok &= (v & 0xffff) == c->a[i + 1] && (v >> 16) == c->b[i + 1];
@@ -365,7 +369,8 @@ static void test_rejections(void)
     expect_reject("pchase range=1048576 W=8", "past the image limit");
     expect_reject("pchase range=20000", "give W");
     expect_reject("pchase range=4096 stride=12 stride_y=1 W=32", "multiple of the x step");
-    expect_reject("pchase range=1024 stride=4 stride_y=3 W=1", "height 256 a multiple of stride_y=3");
+    expect_reject("pchase range=1024 stride=4 stride_y=3 W=1",
+                  "height 256 a multiple of stride_y=3");
     expect_reject("regpressure regs=257", "regs=257: expected an integer in [1, 256]");
     expect_reject("regpressure items=32", "wg=64 is larger than items=32");
     expect_reject("warpsize items=1025", "items=1025: expected an integer in [1, 1024]");

@@ -178,7 +178,8 @@ static void reference(const mg_schedule *s, const mg_kernel *k, mg_host *h)
     float a[64][16], m = (float)MUL, c = (float)ADD;
     for (int64_t g = 0; g < s->items; g++) {
         for (int64_t ch = 0; ch < nc; ch++)
-            for (int64_t e = 0; e < vec; e++) a[ch][e] = rnd((float)e + (float)((g + ch) & 63), fp16);
+            for (int64_t e = 0; e < vec; e++)
+                a[ch][e] = rnd((float)e + (float)((g + ch) & 63), fp16);
         for (int64_t it = 0; it < s->iters; it++)
             for (int64_t ch = 0; ch < nc; ch++)
                 for (int64_t e = 0; e < vec; e++) a[ch][e] = rnd(a[ch][e] * m + c, fp16);
