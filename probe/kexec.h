@@ -54,6 +54,7 @@ typedef struct mgp_kexec_dev {
  * with a message in d, and *none set when no OpenCL platform exists at all
  * (none may be NULL). */
 int mgp_kexec_open(mgp_kexec_dev *x, unsigned pi, unsigned di, int *none, mg_diag *d);
+/* Release the queue and context (safe on a zeroed or closed x). */
 void mgp_kexec_close(mgp_kexec_dev *x);
 
 /* Parse "P:D" into *pi, *di.  Returns 0, or -1 when malformed. */

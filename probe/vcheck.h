@@ -54,6 +54,7 @@ int mgp_vcheck_outputs(const mg_gen *g, const mg_host *ref, const mg_host *got, 
  * instrumented build against the trace).  Fills *r; never fails itself
  * (an OpenCL or generator error is a FAIL with its reason). */
 void mgp_verify_one(mgp_kexec_dev *dev, const mg_schedule *s, int trace, mgp_vresult *r);
+/* Free r's details (the rest is plain data). */
 void mgp_vresult_free(mgp_vresult *r);
 
 #endif

@@ -1,13 +1,14 @@
 /*
- * verify.c - `mgprobe verify [--device P:D] [--no-trace] [--matrix FILE]
- * [OP key=val ...]`: run generated kernels on an OpenCL device and check
+ * verify.c - `mgprobe verify [--device P:D] [--jobs N] [--no-trace]
+ * [--matrix FILE] [OP key=val ...]`: run generated kernels on an OpenCL device and check
  * them against the generator's CPU reference (correctness) and, through
  * an instrumented build, against the generator's trace (fidelity).
  *
  * Schedules come from the command line (one) or a matrix file (one per
  * line); all are parsed before anything runs, so a typo fails fast with
  * file:line.  Each prints one status line; details (trace mismatches, a
- * build log) follow it indented.  The per-schedule work is vcheck.c.
+ * build log) follow it indented.  The per-schedule work is vcheck.c;
+ * --jobs spreads schedules over worker processes (vjobs.c).
  */
 #include "kexec.h"
 #include "mgprobe.h"
@@ -34,13 +35,16 @@ static void verify_usage(FILE *f)
             "run, and compare every output element with the CPU reference:\n"
             "    |got - ref| / max(|ref|, floor) <= 1e-5  when storage and compute are fp32,\n"
             "                                    <= 1e-2  when either is fp16,\n"
-            "integer outputs exactly.  floor is 1e-3, or 0.05 x (n - 1) for an output\n"
-            "that sums n terms (n = flops / 2 / outputs of the plan): the reference sums\n"
-            "in double, the device in fp32, whose rounding follows the partial sums, so\n"
-            "an output that cancels to near zero may differ by ~n x 6e-8.  Then (unless --no-trace) build the kernel again\n"
-            "with -DMG_TRACE_LOG, so that it records its own memory accesses, and check\n"
-            "that every work item made exactly the accesses of the generated trace, in\n"
-            "order (its outputs are checked again too).\n"
+            "integer outputs exactly.  floor is 1e-3, raised to 0.05 x (n - 1) for an\n"
+            "output that sums n terms (n = flops / 2 / outputs, from the plan): the\n"
+            "reference sums in double, the device in fp32, whose rounding follows the\n"
+            "partial sums, so an output that cancels to near zero legitimately differs\n"
+            "by about n x 6e-8.\n"
+            "\n"
+            "Then (unless --no-trace) build the kernel again with -DMG_TRACE_LOG, so\n"
+            "that it records its own memory accesses, check its outputs again, and\n"
+            "check that every work item made exactly the accesses of the generated\n"
+            "trace, in order, at the same addresses.\n"
             "\n"
             "One line per schedule, with the canonical schedule:\n"
             "    ok: SCHEDULE\n"

@@ -65,7 +65,7 @@ typedef struct mg_rec {
                                 0 for LOCAL; BARRIER: fence, 1 local | 2 global */
     uint32_t width;          /* bytes accessed per lane (vector width x element) */
     int64_t  a[MG_TRACE_MAX_LANES];   /* byte address, or texel x */
-    int64_t  b[MG_TRACE_MAX_LANES];   /* texel y (TEX/IMG only) */
+    int64_t  b[MG_TRACE_MAX_LANES];   /* texel y (TEX/IMG); 0 for 1D addresses */
 } mg_rec;
 
 /* Lane helpers. */

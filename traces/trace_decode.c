@@ -145,6 +145,9 @@ static int get_mem(dec *s, mg_trace_cursor *c, mg_rec *r, unsigned mode)
         }
         for (int d = 0; first && d < dims; d++) n.base[d] = ref[d];
     }
+    if (dims == 1)    /* 1D addresses: b is 0 for active lanes (mg_rec contract) */
+        for (unsigned l = 0; l < r->lanes; l++)
+            if (mg_rec_active(r, l)) r->b[l] = 0;
     *slot = n;
     r->obj = (uint8_t)n.obj;
     r->width = n.width;

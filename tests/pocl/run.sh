@@ -31,10 +31,12 @@ start=$(date +%s)
 rc=$?
 end=$(date +%s)
 
-# Failures and their indented details; skips counted by reason.
+# Failures and their indented details; skips counted by reason, with the
+# operators they hit.
 awk '/^FAIL: / {show = 1; print; next} /^    / {if (show) print; next} {show = 0}' "$tmp/out"
-grep '^skip: ' "$tmp/out" | sed -E 's/^skip: ([a-z0-9]+) .*: ([^:]+)$/\1: \2/' | sort |
-    uniq -c | sed -E 's/^ *([0-9]+) /pocl: skipped \1 x /'
+grep '^skip: ' "$tmp/out" | sed -E 's/^skip: ([a-z0-9]+) .*: ([^:]+)$/\2\t\1/' | sort |
+    awk -F '\t' '{n[$1]++; if (index(" " ops[$1] " ", " " $2 " ") == 0) ops[$1] = ops[$1] (ops[$1] == "" ? "" : " ") $2}
+                 END {for (r in n) printf "pocl: skipped %d: %s (%s)\n", n[r], r, ops[r]}'
 # PoCL's compiler prints diagnostics of failed builds itself ("1 error
 # generated."); they are in the FAIL details already.
 grep -vE '^[0-9]+ (error|warning)s? generated\.$' "$tmp/err" | sed 's/^/pocl: stderr: /'

@@ -94,6 +94,7 @@ static access from_rec(const mg_rec *r, unsigned l)
     return x;
 }
 
+/* Are two accesses the same (site, type, object, a, b)? */
 static int same(const access *p, const access *q)
 {
     return p->site == q->site && p->type == q->type && p->obj == q->obj && p->a == q->a &&

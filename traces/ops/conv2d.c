@@ -236,6 +236,11 @@ static void emit_cl(const mg_schedule *s, const mg_kernel *k, mg_sb *o)
             mg_sb_printf(o, "            for (int j = 0; j < %lld; j++) if (wo0 + j < %lld)\n"
                             "                for (int c = 0; c < %lld; c++) acc[j * %lld + c] += "
                             "xv[j] * wv[c];\n", TW, (long long)g.Wo, TC, TC);
+        else if (V == 8)    /* OpenCL's dot() stops at 4 lanes: two halves */
+            mg_sb_printf(o, "            for (int j = 0; j < %lld; j++) if (wo0 + j < %lld)\n"
+                            "                for (int c = 0; c < %lld; c++) acc[j * %lld + c] += "
+                            "dot(xv[j].lo, wv[c].lo) + dot(xv[j].hi, wv[c].hi);\n", TW,
+                         (long long)g.Wo, TC, TC);
         else
             mg_sb_printf(o, "            for (int j = 0; j < %lld; j++) if (wo0 + j < %lld)\n"
                             "                for (int c = 0; c < %lld; c++) acc[j * %lld + c] += "

@@ -1,0 +1,1 @@
+$MGPROBE verify --help
