@@ -17,6 +17,24 @@
 #include "gen/kernel.h"
 #include "trace.h"
 
+/* ---- lane masks (one bit per lane of a warp) ------------------------------ */
+
+typedef struct mg_lmask {
+    uint64_t m[2];
+} mg_lmask;
+
+static inline void mg_lm_set(mg_lmask *m, unsigned l) { m->m[l >> 6] |= (uint64_t)1 << (l & 63); }
+static inline int mg_lm_get(const mg_lmask *m, unsigned l)
+{
+    return (int)((m->m[l >> 6] >> (l & 63)) & 1);
+}
+static inline int mg_lm_any(const mg_lmask *m) { return (m->m[0] | m->m[1]) != 0; }
+static inline mg_lmask mg_lm_and(mg_lmask a, mg_lmask b)
+{
+    mg_lmask r = {{a.m[0] & b.m[0], a.m[1] & b.m[1]}};
+    return r;
+}
+
 typedef struct mg_warp {
     const mg_kernel *k;
     mg_trace_wg *out;

@@ -291,13 +291,6 @@ static void emit_cl(const mg_schedule *s, const mg_kernel *k, mg_sb *o)
 
 /* ---- trace ----------------------------------------------------------------- */
 
-typedef struct lane_mask {
-    uint64_t m[2];
-} lane_mask;
-
-static void mset(lane_mask *m, unsigned l) { m->m[l >> 6] |= (uint64_t)1 << (l & 63); }
-static int mget(const lane_mask *m, unsigned l) { return (int)((m->m[l >> 6] >> (l & 63)) & 1); }
-
 static void trace_body(mg_warp *w, const void *ctx)
 {
     const mg_schedule *s = ctx;
@@ -305,22 +298,22 @@ static void trace_body(mg_warp *w, const void *ctx)
     geom(s, &g);
     int cls = s->compute == MG_PREC_FP16 ? MG_ALU_FP16 : MG_ALU_FP32;
     uint32_t xw = (uint32_t)(g.V * g.eb);
-    lane_mask item = {{0, 0}};               /* lanes that are real work items */
+    mg_lmask item = {{0, 0}};               /* lanes that are real work items */
     int64_t wo0[MG_TRACE_MAX_LANES], co0[MG_TRACE_MAX_LANES], ho[MG_TRACE_MAX_LANES];
     for (uint32_t l = 0; l < w->lanes; l++) {
         if (w->gid[0][l] >= g.nx || w->gid[1][l] >= g.Ho || w->gid[2][l] >= g.nz) continue;
-        mset(&item, l);
+        mg_lm_set(&item, l);
         wo0[l] = w->gid[0][l] * g.TW;
         ho[l] = w->gid[1][l];
         co0[l] = w->gid[2][l] * g.TC;
     }
     if (!item.m[0] && !item.m[1]) return;
     /* pixel j valid per lane */
-    lane_mask pix[256];
+    mg_lmask pix[256];
     for (int64_t j = 0; j < g.TW; j++) {
-        pix[j] = (lane_mask){{0, 0}};
+        pix[j] = (mg_lmask){{0, 0}};
         for (uint32_t l = 0; l < w->lanes; l++)
-            if (mget(&item, l) && wo0[l] + j < g.Wo) mset(&pix[j], l);
+            if (mg_lm_get(&item, l) && wo0[l] + j < g.Wo) mg_lm_set(&pix[j], l);
     }
     int64_t clen = s->depthwise ? g.TC : s->Cin;
     for (int64_t o1 = 0; o1 < s->K; o1++)
@@ -331,7 +324,7 @@ static void trace_body(mg_warp *w, const void *ctx)
                 for (int64_t j = 0; j < g.TW; j++) {
                     mg_emit_mem(w, g.img_x ? MG_REC_TEX_READ : MG_REC_BUF_LOAD, SITE_X, TX, xw);
                     for (uint32_t l = 0; l < w->lanes; l++) {
-                        if (!mget(&pix[j], l)) continue;
+                        if (!mg_lm_get(&pix[j], l)) continue;
                         int64_t hi = ho[l] * s->stride - s->pad + ky;
                         int64_t wi = (wo0[l] + j) * s->stride - s->pad + kx;
                         if (hi < 0 || hi >= s->H || wi < 0 || wi >= s->W) continue;
@@ -345,7 +338,7 @@ static void trace_body(mg_warp *w, const void *ctx)
                 for (int64_t c = 0; c < nw; c++) {
                     mg_emit_mem(w, g.img_w ? MG_REC_TEX_READ : MG_REC_BUF_LOAD, SITE_W, TW_, xw);
                     for (uint32_t l = 0; l < w->lanes; l++) {
-                        if (!mget(&item, l)) continue;
+                        if (!mg_lm_get(&item, l)) continue;
                         if (s->depthwise) {
                             int64_t ch = co0[l] + ci;
                             if (g.img_w) mg_emit_lane(w, l, kx * g.cin4 + ch / 4, ky);
@@ -373,7 +366,7 @@ static void trace_body(mg_warp *w, const void *ctx)
             mg_emit_mem(w, g.img_y ? MG_REC_IMG_WRITE : MG_REC_BUF_STORE, SITE_Y, TY,
                         (uint32_t)(sv * g.eb));
             for (uint32_t l = 0; l < w->lanes; l++) {
-                if (!mget(&pix[j], l)) continue;
+                if (!mg_lm_get(&pix[j], l)) continue;
                 int64_t wo = wo0[l] + j, co = co0[l] + c;
                 if (g.img_y) mg_emit_lane(w, l, wo * g.cout4 + co / 4, ho[l]);
                 else mg_emit_lane(w, l, ((ho[l] * g.Wo + wo) * s->Cout + co) * g.eb, 0);

@@ -50,24 +50,6 @@ void mg_walk_cl_open(mg_sb *o, int pattern, int64_t R, int64_t X, const char *yv
                      const char *xv, const char *ind);
 void mg_walk_cl_close(mg_sb *o, const char *ind);
 
-/* ---- lane masks ------------------------------------------------------------ */
-
-typedef struct mg_lmask {
-    uint64_t m[2];
-} mg_lmask;
-
-static inline void mg_lm_set(mg_lmask *m, unsigned l) { m->m[l >> 6] |= (uint64_t)1 << (l & 63); }
-static inline int mg_lm_get(const mg_lmask *m, unsigned l)
-{
-    return (int)((m->m[l >> 6] >> (l & 63)) & 1);
-}
-static inline int mg_lm_any(const mg_lmask *m) { return (m->m[0] | m->m[1]) != 0; }
-static inline mg_lmask mg_lm_and(mg_lmask a, mg_lmask b)
-{
-    mg_lmask r = {{a.m[0] & b.m[0], a.m[1] & b.m[1]}};
-    return r;
-}
-
 /* ---- ALU records ----------------------------------------------------------- */
 
 /* Consecutive ALU work with the same mask, site, class, width and flops
