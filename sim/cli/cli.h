@@ -33,6 +33,7 @@ int mg_cli_usage_error(const char *cmd, const char *fmt, ...)
 /* The subcommands. */
 int mg_cmd_config(int argc, char **argv);
 int mg_cmd_gen(int argc, char **argv);
+int mg_cmd_run(int argc, char **argv);
 int mg_cmd_trace(int argc, char **argv);
 
 #endif

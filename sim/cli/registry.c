@@ -10,6 +10,7 @@
 const mg_command mg_commands[] = {
     {"config", "check, show and compare device configs", mg_cmd_config},
     {"gen", "generate a kernel, its launch plan and its access trace", mg_cmd_gen},
+    {"run", "simulate a kernel on a device config (timing model)", mg_cmd_run},
     {"trace", "dump and summarize access traces", mg_cmd_trace},
     {NULL, NULL, NULL},
 };

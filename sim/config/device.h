@@ -91,6 +91,7 @@ typedef struct mg_device {
     int64_t max_items_per_sp;
     int64_t max_workgroup_size;
     int64_t max_outstanding_per_warp;
+    int64_t alu_latency_cycles;
 
     /* registers */
     int     reg_model;              /* mg_reg_model */
@@ -154,5 +155,6 @@ int64_t mg_device_tex_sets(const mg_device *dev);
 
 /* Names of enum values, for messages and printing. */
 const char *mg_source_kind_name(mg_source_kind k);
+const char *mg_repl_name(int replacement);     /* "lru", "fifo", ... */
 
 #endif

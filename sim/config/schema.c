@@ -93,6 +93,8 @@ const mg_field mg_schema[] = {
      NULL, NULL, "items", "largest work group (CL_DEVICE_MAX_WORK_GROUP_SIZE)"},
     {"core.max_outstanding_per_warp", MG_T_INT, OFF(max_outstanding_per_warp), 0, 1, 1024,
      "4", NULL, NULL, "requests", "memory requests one warp may have in flight (MLP)"},
+    {"core.alu_latency_cycles", MG_T_INT, OFF(alu_latency_cycles), 0, 1, 1000, "4", NULL,
+     NULL, "cycles", "result latency of a dependent ALU instruction"},
 
     /* registers */
     {"registers.model", MG_T_ENUM, OFF(reg_model), 0, 0, 0, NULL, mg_reg_model_names,
@@ -181,6 +183,8 @@ int mg_schema_applies(const mg_field *f, const mg_device *dev)
     int v = *(const int *)((const char *)dev + c->off);
     return !strcmp(c->names[v], eq + 1);
 }
+
+const char *mg_repl_name(int replacement) { return mg_replacement_names[replacement]; }
 
 const char *mg_source_kind_name(mg_source_kind k)
 {

@@ -8,7 +8,10 @@
  *
  * One work item computes tile=TWxTC: TW output pixels along W times TC
  * output channels (romou's 4x4 coarsening is tile=4x4 with 4-channel texels).
- * NDRange (ceil(Wo/TW), Ho, Cout/TC).  The reduction walks the KxK window
+ * NDRange (Cout/TC, ceil(Wo/TW), Ho): neighbouring items in x share their
+ * input pixels and differ in output channels, so a warp's input reads
+ * coincide (broadcast) and its weight reads are adjacent texels.  The
+ * reduction walks the KxK window
  * (pattern=row: kx fastest; column: ky fastest) and the input channels V at
  * a time, V = 4 (a texel) when the input or weights are images, else vec:
  *
@@ -138,7 +141,7 @@ static void plan(const mg_schedule *s, mg_kernel *k)
     mg_plan_arg_tensor(k, x);
     mg_plan_arg_tensor(k, w);
     mg_plan_arg_tensor(k, y);
-    int64_t items[3] = {g.nx, g.Ho, g.nz};
+    int64_t items[3] = {g.nz, g.nx, g.Ho};
     mg_plan_ndrange(k, 3, items, s->wg);
     k->needs_fp16 = s->compute == MG_PREC_FP16;
     int64_t red = s->depthwise ? 1 : s->Cin;             /* reduction length per window tap */
@@ -152,8 +155,8 @@ static void plan(const mg_schedule *s, mg_kernel *k)
     k->f.flops = 2.0 * (double)(g.Ho * g.Wo * s->Cout * red * s->K * s->K);
     k->f.local_bytes = 0;
     k->f.access_width = g.V * g.eb;
-    k->f.boundary_checks = g.nx * g.TW != g.Wo || k->global[0] != g.nx ||
-                           k->global[1] != g.Ho || k->global[2] != g.nz;
+    k->f.boundary_checks = g.nx * g.TW != g.Wo || k->global[0] != g.nz ||
+                           k->global[1] != g.nx || k->global[2] != g.Ho;
     k->log_cap = k->f.loop_iters * (g.TW + (s->depthwise ? 1 : g.TC)) + g.TW * g.TC;
 }
 
@@ -167,8 +170,8 @@ static void emit_cl(const mg_schedule *s, const mg_kernel *k, mg_sb *o)
     const char *vt = mg_cl_vtype(fp16, (int)g.V), *st = fp16 ? "half" : "float";
     long long TW = g.TW, TC = g.TC, V = g.V, K = s->K;
     mg_cl_signature(k, o);
-    mg_sb_printf(o, "    const int gx = get_global_id(0), ho = get_global_id(1), "
-                    "gz = get_global_id(2);\n"
+    mg_sb_printf(o, "    const int gz = get_global_id(0), gx = get_global_id(1), "
+                    "ho = get_global_id(2);\n"
                     "    if (gx >= %lld || ho >= %lld || gz >= %lld) return;\n",
                  (long long)g.nx, (long long)g.Ho, (long long)g.nz);
     mg_sb_printf(o, "    const int wo0 = gx * %lld, co0 = gz * %lld;\n", TW, TC);
@@ -301,11 +304,11 @@ static void trace_body(mg_warp *w, const void *ctx)
     mg_lmask item = {{0, 0}};               /* lanes that are real work items */
     int64_t wo0[MG_TRACE_MAX_LANES], co0[MG_TRACE_MAX_LANES], ho[MG_TRACE_MAX_LANES];
     for (uint32_t l = 0; l < w->lanes; l++) {
-        if (w->gid[0][l] >= g.nx || w->gid[1][l] >= g.Ho || w->gid[2][l] >= g.nz) continue;
+        if (w->gid[0][l] >= g.nz || w->gid[1][l] >= g.nx || w->gid[2][l] >= g.Ho) continue;
         mg_lm_set(&item, l);
-        wo0[l] = w->gid[0][l] * g.TW;
-        ho[l] = w->gid[1][l];
-        co0[l] = w->gid[2][l] * g.TC;
+        co0[l] = w->gid[0][l] * g.TC;
+        wo0[l] = w->gid[1][l] * g.TW;
+        ho[l] = w->gid[2][l];
     }
     if (!item.m[0] && !item.m[1]) return;
     /* pixel j valid per lane */

@@ -18,11 +18,23 @@
  *               consecutive accesses are (sx, 0) apart within a lattice row
  *               and the next lattice row is sy image rows down (W = stride/4
  *               gives a pure column walk); n = (IW / sx) * (IH / sy).
- * Position n-1 leads back to position 0: the chase is one cycle of n
- * distinct addresses.  Item g starts at position g % n, so its i-th load
- * (i = 0..iters-1) reads position (g + i) % n; it writes the value of its
- * last load (the index, or packed coordinates, of position
- * (g + iters) % n) to Out[g], so the chase is not dead code.
+ * order=linear: position p leads to p + 1 and n-1 back to 0, so the chase
+ * is one cycle of n distinct addresses in address order.  Item g starts at
+ * position g % n, so its i-th load (i = 0..iters-1) reads position
+ * (g + i) % n; it writes the value of its last load (the index, or packed
+ * coordinates, of position (g + iters) % n) to Out[g], so the chase is not
+ * dead code.
+ * order=random: the same n positions, visited in the order of a random
+ * cyclic permutation (Sattolo's shuffle, splitmix64 from `seed`): still one
+ * cycle through all n, but the step from one address to the next is no
+ * longer constant, so a CPU's stride prefetcher cannot run ahead of the
+ * chase (on PoCL a linear chase reads at L1 latency whatever the range).
+ * Item g still starts at position g % n and follows the permutation.  Off
+ * the cycle, elements hold 0.  With page=P (bytes), the random cycle takes
+ * the range one page at a time: pages in a random order, the positions of
+ * a page in a random order, all of a page before the next, so a TLB entry
+ * serves P / stride accesses in a row (with 4 KiB pages a fully random
+ * chase adds a TLB step at 256 KiB on PoCL that looks like a cache).
  *
  * The trace follows the same positions by formula; the reference follows
  * the chain the init hook wrote, so a chain that disagrees with the formula
@@ -34,6 +46,7 @@
 #include "gen/plan.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 enum { SITE_START = 1, SITE_ADDR, SITE_CHASE, SITE_OUT };
 enum { TP, TOUT };                 /* tensor indices: the chain, the result */
@@ -43,6 +56,11 @@ enum { TP, TOUT };                 /* tensor indices: the chain, the result */
 
 #define OFF(m) offsetof(mg_schedule, m)
 
+enum { ORDER_LINEAR, ORDER_RANDOM };
+static const char *const order_names[] = {"linear", "random", NULL};
+
+/* `order` is kept in the schedule's pattern field (pchase takes no
+ * pattern knob), `page` in K (the convolution's kernel size). */
 static const mg_key keys[] = {
     {"mem", MG_K_ENUM, OFF(mem), 0, 0, "image", mg_memkind_names,
      "what is chased: image (1-channel int32 texels) or buffer (int32)"},
@@ -58,6 +76,10 @@ static const mg_key keys[] = {
      "dependent loads per work item"},
     {"items", MG_K_INT, OFF(items), 1, (int64_t)1 << 20, "1", NULL,
      "work items (item g starts g positions along the chain)"},
+    {"order", MG_K_ENUM, OFF(pattern), 0, 0, "linear", order_names,
+     "linear: positions in address order; random: a random cycle (defeats prefetchers)"},
+    {"page", MG_K_INT, OFF(K), 0, (int64_t)1 << 30, "0", NULL,
+     "order=random: bytes visited together, pages in random order (0: no pages)"},
     {NULL, 0, 0, 0, 0, NULL, NULL, NULL},
 };
 
@@ -109,6 +131,67 @@ static int32_t pos_value(const pc_geom *g, int64_t p)
 static void defaults(mg_schedule *s)
 {
     s->wg[0] = s->wg[1] = s->wg[2] = 1;
+    s->pattern = ORDER_LINEAR;
+}
+
+static uint64_t mix(uint64_t *st)
+{
+    uint64_t z = (*st += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* Fisher-Yates shuffle of a[0..n-1] from *st. */
+static void shuffle(int32_t *a, int64_t n, uint64_t *st)
+{
+    for (int64_t i = n - 1; i > 0; i--) {
+        int64_t j = (int64_t)(mix(st) % (uint64_t)(i + 1));
+        int32_t t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+    }
+}
+
+/* The successor of every position: p + 1 (linear); or, random, the next
+ * one of a visiting sequence: with page=0 a random order of all n
+ * positions; with a page, the pages (page / stride positions each) in a
+ * random order and the positions of each page in a random order, all of
+ * a page before the next.  The sequence closes into one cycle.  Returns a
+ * malloc'd array of n, or NULL when out of memory. */
+static int32_t *successors(const mg_schedule *s, const pc_geom *g)
+{
+    size_t n = (size_t)(g->n > 0 ? g->n : 1);
+    int32_t *next = malloc(sizeof *next * n), *seq = NULL;
+    if (!next) return NULL;
+    if (s->pattern != ORDER_RANDOM) {
+        for (int64_t p = 0; p < g->n; p++) next[p] = (int32_t)((p + 1) % g->n);
+        return next;
+    }
+    if (!(seq = malloc(sizeof *seq * n))) {
+        free(next);
+        return NULL;
+    }
+    uint64_t st = (uint64_t)s->seed * 0x2545f4914f6cdd1dull + 0x9c4a5e;
+    int64_t per = s->K > 0 ? s->K / s->stride_x : g->n;        /* positions per page */
+    int64_t pages = g->n / per;
+    int32_t *order = malloc(sizeof *order * (size_t)pages);
+    if (!order) {
+        free(next);
+        free(seq);
+        return NULL;
+    }
+    for (int64_t b = 0; b < pages; b++) order[b] = (int32_t)b;
+    shuffle(order, pages, &st);
+    for (int64_t b = 0; b < pages; b++) {
+        int32_t *run = seq + b * per;
+        for (int64_t i = 0; i < per; i++) run[i] = (int32_t)(order[b] * per + i);
+        shuffle(run, per, &st);
+    }
+    for (int64_t k = 0; k < g->n; k++) next[seq[k]] = seq[(k + 1) % g->n];
+    free(order);
+    free(seq);
+    return next;
 }
 
 static int check(const mg_schedule *s, const char *where, mg_diag *d)
@@ -153,6 +236,13 @@ static int check(const mg_schedule *s, const char *where, mg_diag *d)
             mg_diag_error(d, "%s: pchase: the 2D lattice needs the height %lld a multiple of "
                           "stride_y=%lld", where, (long long)g.IH, (long long)g.sy);
     }
+    if (s->K && s->pattern != ORDER_RANDOM)
+        mg_diag_error(d, "%s: pchase: page=%lld groups a random order: it needs order=random",
+                      where, (long long)s->K);
+    else if (s->K && d->n == before && (s->K % s->stride_x || s->range % s->K || (g.img && g.sy)))
+        mg_diag_error(d, "%s: pchase: page=%lld must be a multiple of stride=%lld and divide "
+                      "range=%lld (and pages need a 1D chase)", where, (long long)s->K,
+                      (long long)s->stride_x, (long long)s->range);
     if (s->wg[1] != 1 || s->wg[2] != 1)
         mg_diag_error(d, "%s: pchase: the launch is 1D: wg must be X,1,1", where);
     return d->n == before ? 0 : -1;
@@ -222,9 +312,14 @@ static void trace_body(mg_warp *w, const void *ctx)
     const mg_schedule *s = ctx;
     pc_geom g;
     geom(s, &g);
+    int32_t *next = s->pattern == ORDER_RANDOM ? successors(s, &g) : NULL;
+    if (s->pattern == ORDER_RANDOM && !next) return;      /* out of memory: an empty warp */
     uint64_t valid[2] = {0, 0};
-    for (uint32_t l = 0; l < w->lanes; l++)
+    int64_t at[MG_TRACE_MAX_LANES];                       /* each lane's position */
+    for (uint32_t l = 0; l < w->lanes; l++) {
         if (w->gid[0][l] < s->items) valid[l >> 6] |= (uint64_t)1 << (l & 63);
+        at[l] = w->gid[0][l] % g.n;
+    }
     mg_emit_alu(w, valid, SITE_START, MG_ALU_INT, 1, g.img ? 5 : 2, 0);
     for (int64_t i = 0; i < s->iters; i++) {
         /* images: unpack x and y; buffers: scale the index to bytes */
@@ -233,12 +328,14 @@ static void trace_body(mg_warp *w, const void *ctx)
         for (uint32_t l = 0; l < w->lanes; l++) {
             if (!((valid[l >> 6] >> (l & 63)) & 1)) continue;
             int64_t x, y;
-            pos_addr(&g, (w->gid[0][l] + i) % g.n, &x, &y);
+            pos_addr(&g, at[l], &x, &y);
+            at[l] = next ? next[at[l]] : (at[l] + 1) % g.n;
             if (g.img) mg_emit_lane(w, l, x, y);
             else mg_emit_lane(w, l, x * 4, 0);
         }
         mg_emit_put(w);
     }
+    free(next);
     mg_emit_mem(w, MG_REC_BUF_STORE, SITE_OUT, TOUT, 4);
     for (uint32_t l = 0; l < w->lanes; l++)
         if ((valid[l >> 6] >> (l & 63)) & 1) mg_emit_lane(w, l, w->gid[0][l] * 4, 0);
@@ -254,7 +351,9 @@ static void trace_wg(const mg_schedule *s, const mg_kernel *k, const uint32_t wg
 /* ---- host ------------------------------------------------------------------ */
 
 /* The chain: every element (texel) on the cycle holds the next position's
- * index (packed coordinates).  Buffers and 1D images fill every element
+ * index (packed coordinates).  order=random: the cycle positions hold their
+ * successor in the permutation, the rest 0.  Otherwise buffers and 1D
+ * images fill every element
  * with (e + sx) % R, on the cycle or not; lattice images leave the texels
  * off the lattice 0. */
 static void init(const mg_schedule *s, const mg_kernel *k, mg_host *h)
@@ -263,6 +362,17 @@ static void init(const mg_schedule *s, const mg_kernel *k, mg_host *h)
     pc_geom g;
     geom(s, &g);
     int32_t *P = h->i[TP];
+    if (s->pattern == ORDER_RANDOM) {
+        int32_t *next = successors(s, &g);
+        if (!next) return;                 /* out of memory: the chain stays 0 */
+        for (int64_t p = 0; p < g.n; p++) {
+            int64_t x, y;
+            pos_addr(&g, p, &x, &y);
+            P[y * g.IW + x] = pos_value(&g, next[p]);
+        }
+        free(next);
+        return;
+    }
     if (g.img && g.sy) {
         for (int64_t p = 0; p < g.n; p++) {
             int64_t x, y;
@@ -294,5 +404,5 @@ static void reference(const mg_schedule *s, const mg_kernel *k, mg_host *h)
 
 const mg_op mg_op_pchase = {
     "pchase", "pointer chase over an image or a buffer: range, stride, 2D strides", keys,
-    "wg unroll warp", defaults, check, plan, emit_cl, trace_wg, init, reference,
+    "wg unroll warp seed", defaults, check, plan, emit_cl, trace_wg, init, reference,
 };

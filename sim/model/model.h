@@ -1,0 +1,93 @@
+/*
+ * model.h - the timing model: replay a trace on a device config (public API).
+ *
+ * Mechanisms (sim/MODEL.md explains each with the config keys it reads):
+ * work groups are dispatched to shader cores (SPs) while they fit (warp
+ * slots, resident items, registers, local memory); a work group too large
+ * for the registers of one SP runs in occupancy groups, one after the
+ * other (and is rejected when it has barriers); resident warps issue in
+ * order, switching among warps hides latency; ALU records occupy the SP's
+ * ALU pipe for their lane-operations at the configured rates; memory
+ * records go through the per-SP texture L1 (2D tiles) or buffer L1, the
+ * shared L2 and DRAM, each with latency and a bandwidth budget; a warp has
+ * at most max_outstanding_per_warp loads in flight and an ALU record waits
+ * for the warp's outstanding loads (in-order issue, use after load).
+ *
+ * Statistics are counted here (mg_sim_stats) and printed elsewhere
+ * (report.c): text for people, JSON for tools.
+ */
+#ifndef MG_MODEL_H
+#define MG_MODEL_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <cjson/cJSON.h>
+
+#include "config/device.h"
+#include "trace.h"
+#include "util/diag.h"
+
+enum { MG_LV_TEX_L1, MG_LV_BUF_L1, MG_LV_LOCAL, MG_LV_CONST, MG_LV_L2, MG_LV_DRAM,
+       MG_LV_COUNT };
+
+typedef struct mg_level_stats {
+    uint64_t accesses;       /* line lookups (or requests for uncached levels) */
+    uint64_t hits, misses;
+    double   bytes;          /* bytes moved through this level */
+} mg_level_stats;
+
+enum { MG_STALL_MEM, MG_STALL_ALU, MG_STALL_BARRIER, MG_STALL_IDLE, MG_STALL_COUNT };
+
+typedef struct mg_sim_stats {
+    double   cycles;                     /* kernel time in shader cycles */
+    double   seconds;
+    double   flops;                      /* from ALU records */
+    double   alu_lane_ops[MG_ALU_CLASS_COUNT];
+    uint64_t warp_instrs;                /* records replayed */
+    uint64_t records[MG_REC_TYPE_COUNT];
+    uint64_t lane_accesses;              /* active lanes of memory records */
+    uint64_t work_groups, warps;
+    uint32_t occupancy_groups;           /* most groups any work group needed */
+    uint32_t warps_per_group;            /* resident warps of such a group */
+    double   resident_warps_mean;        /* per SP, time-weighted while busy */
+    uint32_t resident_warps_max;         /* per SP */
+    double   alu_busy;                   /* SP-cycles the ALU pipes were busy */
+    double   stall[MG_STALL_COUNT];      /* warp-cycles waiting, by cause */
+    mg_level_stats lv[MG_LV_COUNT];
+    int      fp16_dominant;              /* more fp16 than fp32 lane-ops */
+} mg_sim_stats;
+
+typedef struct mg_roofline {
+    double peak_flops;                   /* per second, the dominant precision */
+    double bw[MG_LV_COUNT];              /* bytes/s ceilings (0: level unused) */
+    double oi[MG_LV_COUNT];              /* flops per byte at each level */
+    double bound_flops;                  /* attainable flops/s */
+    int    binding;                      /* -1: compute, else the level */
+    double bound_seconds;                /* flops / bound_flops */
+    double achieved_flops;
+    double over_bound;                   /* simulated time / bound time */
+} mg_roofline;
+
+typedef struct mg_sim_opts {
+    int quiet;                           /* no progress on a terminal */
+} mg_sim_opts;
+
+/* Replay every work group of src on dev.  Returns 0 with *st filled, or -1
+ * with a message (a work group that cannot launch, a trace that does not
+ * fit the device, a malformed trace). */
+int mg_sim_run(const mg_device *dev, mg_trace_source *src, const mg_sim_opts *opts,
+               mg_sim_stats *st, mg_diag *d);
+
+/* The roofline of a finished simulation. */
+void mg_roofline_compute(const mg_device *dev, const mg_sim_stats *st, mg_roofline *r);
+
+/* Level names for printing: "tex_l1", "buffer_l1", "local", "constant", "l2", "dram". */
+const char *mg_level_name(int lv);
+
+/* Reports (report.c). */
+void   mg_sim_print_text(FILE *f, const mg_device *dev, const mg_trace_header *h,
+                         const mg_sim_stats *st, const mg_roofline *r);
+cJSON *mg_sim_to_json(const mg_device *dev, const mg_trace_header *h,
+                      const mg_sim_stats *st, const mg_roofline *r);
+
+#endif

@@ -1,0 +1,474 @@
+/*
+ * sim.c - the timing model's event loop: work-group dispatch, occupancy
+ * groups, warp issue, barriers.  See sim/MODEL.md.
+ *
+ * Events are warps, ordered by (ready cycle, creation sequence) in a binary
+ * heap, so the replay is deterministic.  Popping a warp issues its next
+ * record: ALU work waits for the warp's loads in flight, then occupies the
+ * SP's ALU pipe; a load waits only for a free slot among the warp's
+ * max_outstanding_per_warp; a store never blocks; a barrier parks the warp
+ * until every warp of its work group arrives.
+ */
+#include "model/sim_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static double maxd(double a, double b) { return a > b ? a : b; }
+
+/* ---- the event heap -------------------------------------------------------- */
+
+static int before(const mg_warpi *a, const mg_warpi *b)
+{
+    return a->ready < b->ready || (a->ready == b->ready && a->seq < b->seq);
+}
+
+static int heap_push(mg_sim *s, mg_warpi *w)
+{
+    if (s->nheap == s->capheap) {
+        size_t cap = s->capheap ? 2 * s->capheap : 256;
+        mg_warpi **h = realloc(s->heap, cap * sizeof *h);
+        if (!h) return -1;
+        s->heap = h;
+        s->capheap = cap;
+    }
+    size_t i = s->nheap++;
+    while (i > 0 && before(w, s->heap[(i - 1) / 2])) {
+        s->heap[i] = s->heap[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    s->heap[i] = w;
+    return 0;
+}
+
+static mg_warpi *heap_pop(mg_sim *s)
+{
+    mg_warpi *top = s->heap[0], *last = s->heap[--s->nheap];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= s->nheap) break;
+        if (c + 1 < s->nheap && before(s->heap[c + 1], s->heap[c])) c++;
+        if (!before(s->heap[c], last)) break;
+        s->heap[i] = s->heap[c];
+        i = c;
+    }
+    if (s->nheap) s->heap[i] = last;
+    return top;
+}
+
+/* ---- residency ------------------------------------------------------------- */
+
+static void sp_account(mg_spi *p, double now)
+{
+    if (now > p->last_change) {
+        p->warp_time += (double)p->warps * (now - p->last_change);
+        if (p->wgs) p->busy_time += now - p->last_change;
+    }
+    p->last_change = now;
+}
+
+/* Would work group g fit on SP sp now? */
+static int fits(const mg_sim *s, int sp, const mg_wgi *g)
+{
+    const mg_device *dev = s->dev;
+    const mg_spi *p = &s->sps[sp];
+    if (p->exclusive) return 0;
+    if (g->n_groups > 1) return p->wgs == 0;
+    if (p->warps + g->res_warps > (uint64_t)dev->max_warps_per_sp) return 0;
+    if (p->items + g->res_items > (uint64_t)dev->max_items_per_sp) return 0;
+    if (p->local + g->res_local > (uint64_t)dev->local_size && g->res_local) return 0;
+    if (dev->reg_model == MG_REG_SHARED_POOL)
+        return p->regs + g->res_regs <= (uint64_t)dev->pool_regs_per_sp;
+    /* dedicated: the items allowed at this register count */
+    return mg_occ_group_warps(s) * s->hdr->warp_width >= p->items + g->res_items ||
+           p->wgs == 0;
+}
+
+static int start_group(mg_sim *s, mg_wgi *g, double t)
+{
+    uint32_t first = g->group * g->group_warps;
+    uint32_t last = first + g->group_warps < g->n_warps ? first + g->group_warps : g->n_warps;
+    g->active = last - first;
+    g->at_barrier = 0;
+    for (uint32_t i = first; i < last; i++) {
+        mg_warpi *w = &g->warps[i];
+        w->ready = t;
+        if (heap_push(s, w)) return -1;
+    }
+    return 0;
+}
+
+static int dispatch(mg_sim *s, int sp, mg_wgi *g, double t)
+{
+    mg_spi *p = &s->sps[sp];
+    sp_account(p, t);
+    g->sp = sp;
+    g->prev = NULL;
+    g->next = s->live;
+    if (s->live) s->live->prev = g;
+    s->live = g;
+    p->warps += g->res_warps;
+    p->items += g->res_items;
+    p->regs += g->res_regs;
+    p->local += g->res_local;
+    p->wgs++;
+    p->exclusive = g->n_groups > 1;
+    if (p->warps > s->st->resident_warps_max) s->st->resident_warps_max = p->warps;
+    return start_group(s, g, t);
+}
+
+static void wg_free(mg_wgi *g)
+{
+    for (uint32_t i = 0; g->warps && i < g->n_warps; i++) free(g->warps[i].rec);
+    mg_trace_wg_free(&g->tw);
+    free(g->warps);
+    free(g);
+}
+
+/* Fetch the next work group from the source into a new mg_wgi; NULL at the
+ * end of the trace or on error (s->failed). */
+static mg_wgi *fetch(mg_sim *s)
+{
+    if (s->src_done) return NULL;
+    mg_wgi *g = calloc(1, sizeof *g);
+    if (!g) { s->failed = 1; return NULL; }
+    mg_trace_wg_init(&g->tw);
+    int rc = s->src->next_wg(s->src->self, &g->tw, s->d);
+    if (rc <= 0) {
+        if (rc < 0) s->failed = 1;
+        s->src_done = 1;
+        wg_free(g);
+        return NULL;
+    }
+    g->n_warps = g->tw.n_warps;
+    g->warps = calloc(g->n_warps ? g->n_warps : 1, sizeof *g->warps);
+    if (!g->warps) { s->failed = 1; wg_free(g); return NULL; }
+    for (uint32_t i = 0; i < g->n_warps; i++) {
+        mg_warpi *w = &g->warps[i];
+        w->wg = g;
+        w->index = i;
+        w->seq = s->seq++;
+        w->rec = malloc(sizeof *w->rec);
+        if (!w->rec) { s->failed = 1; wg_free(g); return NULL; }
+        mg_trace_cursor_init(&w->cur, &g->tw, i);
+    }
+    uint32_t gw = mg_occ_group_warps(s);
+    g->group_warps = gw < g->n_warps ? gw : g->n_warps;
+    g->n_groups = (g->n_warps + g->group_warps - 1) / g->group_warps;
+    g->res_warps = g->group_warps;
+    g->res_items = g->group_warps * s->hdr->warp_width;
+    if (g->res_items > s->items_per_wg) g->res_items = s->items_per_wg;
+    g->res_regs = (uint64_t)g->group_warps * mg_occ_warp_regs(s, s->hdr->warp_width);
+    g->res_local = s->hdr->local_bytes;
+    s->st->work_groups++;
+    s->st->warps += g->n_warps;
+    if (g->n_groups > s->st->occupancy_groups) {
+        s->st->occupancy_groups = g->n_groups;
+        s->st->warps_per_group = g->group_warps;
+    }
+    return g;
+}
+
+/* Dispatch pending work groups onto SP sp while they fit. */
+static int fill_sp(mg_sim *s, int sp, double t)
+{
+    for (;;) {
+        if (!s->pending[0]) s->pending[0] = fetch(s);
+        mg_wgi *g = s->pending[0];
+        if (!g || !fits(s, sp, g)) return s->failed ? -1 : 0;
+        s->pending[0] = NULL;
+        if (dispatch(s, sp, g, t)) return -1;
+    }
+}
+
+static int wg_done(mg_sim *s, mg_wgi *g, double t)
+{
+    mg_spi *p = &s->sps[g->sp];
+    sp_account(p, t);
+    p->warps -= g->res_warps;
+    p->items -= g->res_items;
+    p->regs -= g->res_regs;
+    p->local -= g->res_local;
+    p->wgs--;
+    p->exclusive = 0;
+    int sp = g->sp;
+    if (g->prev) g->prev->next = g->next;
+    else s->live = g->next;
+    if (g->next) g->next->prev = g->prev;
+    wg_free(g);
+    return fill_sp(s, sp, t);
+}
+
+/* ---- issuing one record ---------------------------------------------------- */
+
+static double loads_done(const mg_warpi *w)
+{
+    double t = 0;
+    for (uint32_t i = 0; i < w->nloads; i++) t = maxd(t, w->loads[i]);
+    return t;
+}
+
+/* Lane-operations per cycle of an ALU class on one SP. */
+static double alu_rate(const mg_device *dev, int cls)
+{
+    double alus = (double)dev->alus_per_sp;
+    switch (cls) {
+    case MG_ALU_FP16: return alus * dev->fp16_flops_per_alu_cycle / 2.0;
+    case MG_ALU_INT: return alus * dev->int_ops_per_alu_cycle;
+    case MG_ALU_SFU: return dev->sfu_ops_per_sp_cycle;
+    default: return alus * dev->fp32_flops_per_alu_cycle / 2.0;
+    }
+}
+
+/* Issue ALU record r at `now`, or return 1 after deferring the warp to
+ * the cycle its loads arrive (resources are only ever taken at the time of
+ * the event being processed, so reservations happen in time order). */
+static int issue_alu(mg_sim *s, mg_warpi *w, const mg_rec *r, double now)
+{
+    const mg_device *dev = s->dev;
+    mg_sim_stats *st = s->st;
+    mg_spi *p = &s->sps[w->wg->sp];
+    double t0 = loads_done(w);
+    if (t0 > now) {
+        st->stall[MG_STALL_MEM] += t0 - now;
+        w->ready = t0;
+        return 1;
+    }
+    t0 = now;
+    w->nloads = 0;
+    double vec = dev->issue == MG_ISSUE_VEC4 ? (double)((r->vec + 3) / 4) : (double)r->vec;
+    double cost = (double)r->n * vec * (double)r->lanes / alu_rate(dev, r->cls);
+    double start = mg_pipe_take(&p->alu, t0, cost);
+    st->stall[MG_STALL_ALU] += start - t0;
+    st->alu_busy += cost;
+    unsigned act = mg_rec_popcount(r);
+    st->flops += (double)act * r->n * r->vec * r->flops;
+    st->alu_lane_ops[r->cls] += (double)act * r->n * r->vec;
+    w->ready = start + cost + (double)dev->alu_latency_cycles;
+    return 0;
+}
+
+/* Issue memory record r at `now`, or return 1 after deferring the warp
+ * until one of its load slots frees. */
+static int issue_mem(mg_sim *s, mg_warpi *w, const mg_rec *r, double now)
+{
+    uint32_t mlp = (uint32_t)s->dev->max_outstanding_per_warp;
+    if (mlp > 64) mlp = 64;
+    double t0 = now;
+    int load = r->type != MG_REC_BUF_STORE && r->type != MG_REC_LOCAL_STORE &&
+               r->type != MG_REC_IMG_WRITE;
+    if (load && w->nloads >= mlp) {           /* wait for the oldest slot */
+        uint32_t k = 0;
+        for (uint32_t i = 1; i < w->nloads; i++)
+            if (w->loads[i] < w->loads[k]) k = i;
+        if (w->loads[k] > now) {
+            s->st->stall[MG_STALL_MEM] += w->loads[k] - now;
+            w->ready = w->loads[k];
+            return 1;
+        }
+        w->loads[k] = w->loads[--w->nloads];
+    }
+    double done = mg_mem_access(s, w->wg->sp, r, t0);
+    if (load) w->loads[w->nloads++] = done;
+    if (done > s->now) s->now = maxd(s->now, done);    /* the launch ends after it */
+    w->ready = t0 + 1.0;
+    return 0;
+}
+
+/* Warp w reached a barrier at cycle t. */
+static int barrier(mg_sim *s, mg_warpi *w, double t)
+{
+    mg_wgi *g = w->wg;
+    t = maxd(t, loads_done(w));
+    w->nloads = 0;
+    w->at_barrier = 1;
+    w->ready = t;
+    g->at_barrier++;
+    g->barrier_max = maxd(g->barrier_max, t);
+    if (g->at_barrier < g->active) return 0;
+    for (uint32_t i = 0; i < g->n_warps; i++) {
+        mg_warpi *x = &g->warps[i];
+        if (!x->at_barrier) continue;
+        s->st->stall[MG_STALL_BARRIER] += g->barrier_max - x->ready;
+        x->at_barrier = 0;
+        x->ready = g->barrier_max + 1.0;
+        if (heap_push(s, x)) return -1;
+    }
+    g->at_barrier = 0;
+    g->barrier_max = 0;
+    return 0;
+}
+
+static int warp_end(mg_sim *s, mg_warpi *w, double now)
+{
+    mg_wgi *g = w->wg;
+    double t = maxd(now, loads_done(w));
+    w->done = 1;
+    if (t > s->now) s->now = t;
+    if (--g->active > 0) return 0;
+    if (++g->group < g->n_groups) return start_group(s, g, t);
+    return wg_done(s, g, t);
+}
+
+static int step(mg_sim *s, mg_warpi *w)
+{
+    double now = w->ready;
+    mg_rec *r = w->rec;
+    if (!w->has_rec) {
+        int rc = mg_trace_cursor_next(&w->cur, r, s->d);
+        if (rc < 0) return -1;
+        if (rc == 0) return warp_end(s, w, now);
+        w->has_rec = 1;
+    }
+    int deferred;
+    switch (r->type) {
+    case MG_REC_ALU: deferred = issue_alu(s, w, r, now); break;
+    case MG_REC_BARRIER:
+        w->has_rec = 0;
+        s->st->warp_instrs++;
+        s->st->records[r->type]++;
+        return barrier(s, w, now);
+    default: deferred = issue_mem(s, w, r, now); break;
+    }
+    if (!deferred) {
+        w->has_rec = 0;
+        s->st->warp_instrs++;
+        s->st->records[r->type]++;
+    }
+    if (w->ready > s->now) s->now = w->ready;
+    return heap_push(s, w);
+}
+
+/* ---- the run ----------------------------------------------------------------- */
+
+static int check_launch(mg_sim *s)
+{
+    const mg_trace_header *h = s->hdr;
+    const mg_device *dev = s->dev;
+    uint32_t gw = mg_occ_group_warps(s);
+    if (gw == 0) {
+        mg_diag_error(s->d, "%s: one warp of %u lanes at %u registers per item does not fit "
+                      "the registers of a core of %s", h->kernel, h->warp_width,
+                      s->regs_per_item, dev->name);
+        return -1;
+    }
+    if (s->items_per_wg > (uint32_t)dev->max_workgroup_size) {
+        mg_diag_error(s->d, "%s: work group of %u items exceeds %s's max_workgroup_size %lld "
+                      "(CL_INVALID_WORK_GROUP_SIZE)", h->kernel, s->items_per_wg, dev->name,
+                      (long long)dev->max_workgroup_size);
+        return -1;
+    }
+    if (h->local_bytes > (uint64_t)dev->local_size) {
+        mg_diag_error(s->d, "%s: %u bytes of local memory per work group exceed %s's %lld "
+                      "(CL_OUT_OF_RESOURCES)", h->kernel, h->local_bytes, dev->name,
+                      (long long)dev->local_size);
+        return -1;
+    }
+    if (s->has_barriers && gw < s->warps_per_wg) {
+        mg_diag_error(s->d, "%s: a work group of %u items at %u registers per item cannot be "
+                      "resident at once on %s (%u of %u warps fit) and it has barriers "
+                      "(CL_INVALID_WORK_GROUP_SIZE)", h->kernel, s->items_per_wg,
+                      s->regs_per_item, dev->name, gw, s->warps_per_wg);
+        return -1;
+    }
+    return 0;
+}
+
+/* Does the first work group of the trace contain a barrier?  (Generated
+ * kernels are uniform: every group runs the same code.) */
+static int scan_barriers(mg_sim *s, mg_wgi *g)
+{
+    static _Thread_local mg_rec r;
+    mg_trace_cursor c;
+    mg_trace_cursor_init(&c, &g->tw, 0);
+    int rc;
+    while ((rc = mg_trace_cursor_next(&c, &r, s->d)) == 1)
+        if (r.type == MG_REC_BARRIER) return 1;
+    if (rc < 0) s->failed = 1;
+    return 0;
+}
+
+int mg_sim_run(const mg_device *dev, mg_trace_source *src, const mg_sim_opts *opts,
+               mg_sim_stats *st, mg_diag *d)
+{
+    (void)opts;
+    mg_sim s;
+    memset(&s, 0, sizeof s);
+    memset(st, 0, sizeof *st);
+    s.dev = dev;
+    s.hdr = src->hdr;
+    s.src = src;
+    s.st = st;
+    s.d = d;
+    const mg_trace_header *h = src->hdr;
+    if (h->warp_width == 0 || h->warp_width > MG_TRACE_MAX_LANES) {
+        mg_diag_error(d, "%s: trace warp width %u", h->kernel, h->warp_width);
+        return -1;
+    }
+    uint64_t g = (uint64_t)dev->reg_granule;
+    s.regs_per_item = (uint32_t)((h->regs_per_item + g - 1) / g * g);
+    if (s.regs_per_item == 0) s.regs_per_item = (uint32_t)g;
+    s.items_per_wg = h->local[0] * h->local[1] * h->local[2];
+    s.warps_per_wg = mg_trace_warps_per_wg(h);
+    mg_wgi *pend = NULL;
+    s.pending = &pend;
+    s.sps = calloc((size_t)dev->sp_count, sizeof *s.sps);
+    int rc = -1;
+    if (!s.sps || mg_mem_init(&s)) {
+        mg_diag_error(d, "%s: out of memory setting up the caches", h->kernel);
+        goto out;
+    }
+    pend = fetch(&s);
+    if (!pend) {
+        if (!s.failed) mg_diag_error(d, "%s: the trace has no work group", h->kernel);
+        goto out;
+    }
+    s.has_barriers = scan_barriers(&s, pend);
+    if (s.failed || check_launch(&s)) goto out;
+    /* initial dispatch: one work group per SP in turn, while any fits */
+    for (int progress = 1; progress && !s.failed;) {
+        progress = 0;
+        for (int sp = 0; sp < dev->sp_count; sp++) {
+            if (!pend) pend = fetch(&s);
+            if (!pend || !fits(&s, sp, pend)) continue;
+            mg_wgi *x = pend;
+            pend = NULL;
+            if (dispatch(&s, sp, x, 0.0)) goto out;
+            progress = 1;
+        }
+    }
+    while (s.nheap && !s.failed) {
+        mg_warpi *w = heap_pop(&s);
+        if (step(&s, w)) goto out;
+    }
+    if (s.failed) goto out;
+    if (pend || !s.src_done) {
+        mg_diag_error(d, "%s: internal: work groups left undispatched", h->kernel);
+        goto out;
+    }
+    st->cycles = s.now;
+    st->seconds = s.now / dev->clock_hz;
+    double busy = 0, warp_time = 0;
+    for (int i = 0; i < dev->sp_count; i++) {
+        sp_account(&s.sps[i], s.now);
+        busy += s.sps[i].busy_time;
+        warp_time += s.sps[i].warp_time;
+        st->stall[MG_STALL_IDLE] += s.now - s.sps[i].busy_time;
+    }
+    st->resident_warps_mean = busy > 0 ? warp_time / busy : 0;
+    st->fp16_dominant = st->alu_lane_ops[MG_ALU_FP16] > st->alu_lane_ops[MG_ALU_FP32];
+    rc = 0;
+out:
+    if (rc && !mg_diag_failed(d)) mg_diag_error(d, "%s: simulation failed", h->kernel);
+    if (pend) wg_free(pend);
+    while (s.live) {           /* work groups still resident after an error */
+        mg_wgi *x = s.live;
+        s.live = x->next;
+        wg_free(x);
+    }
+    free(s.heap);
+    mg_mem_free(&s);
+    free(s.sps);
+    return rc;
+}

@@ -1,0 +1,107 @@
+/*
+ * sim_internal.h - the timing model's state (internal to sim/model).
+ */
+#ifndef MG_SIM_INTERNAL_H
+#define MG_SIM_INTERNAL_H
+
+#include <stdint.h>
+
+#include "model/cache.h"
+#include "model/model.h"
+
+/* A resource that serves requests one after another at a fixed rate: the
+ * next request starts when both it and the resource are ready. */
+typedef struct mg_pipe {
+    double free_at;        /* cycle the resource is next free */
+    double per_cycle;      /* units (bytes, lane-ops) served per cycle */
+} mg_pipe;
+
+/* Reserve `units` on p no earlier than t; returns the start cycle and
+ * advances p->free_at by the service time. */
+static inline double mg_pipe_take(mg_pipe *p, double t, double units)
+{
+    double start = t > p->free_at ? t : p->free_at;
+    p->free_at = start + units / p->per_cycle;
+    return start;
+}
+
+struct mg_wgi;
+
+typedef struct mg_warpi {
+    struct mg_wgi *wg;
+    uint32_t index;             /* warp index in its work group */
+    mg_trace_cursor cur;
+    double   ready;             /* cycle the next record may issue */
+    double   loads[64];         /* completion cycles of loads in flight */
+    uint32_t nloads;
+    int      at_barrier, done;
+    int      has_rec;           /* rec decoded, waiting to issue */
+    mg_rec  *rec;               /* the next record (owned) */
+    uint64_t seq;               /* tie-breaker: deterministic order */
+} mg_warpi;
+
+typedef struct mg_wgi {
+    mg_trace_wg tw;             /* this work group's records (owned) */
+    int      sp;
+    uint32_t n_warps;
+    mg_warpi *warps;
+    uint32_t group_warps;       /* warps resident at once */
+    uint32_t group, n_groups;   /* current occupancy group */
+    uint32_t active;            /* warps of the current group not done */
+    uint32_t at_barrier;
+    double   barrier_max;       /* latest arrival at the current barrier */
+    uint32_t res_warps, res_items;
+    uint64_t res_regs, res_local;
+    struct mg_wgi *prev, *next; /* the list of dispatched work groups */
+} mg_wgi;
+
+typedef struct mg_spi {
+    uint32_t warps, items;      /* resident */
+    uint64_t regs, local;
+    uint32_t wgs;               /* resident work groups */
+    int      exclusive;         /* a work group in occupancy groups owns it */
+    mg_pipe  alu;               /* lane-operations per cycle */
+    mg_pipe  tex, buf, lmem, cmem;   /* L1-level bandwidth, bytes per cycle */
+    mg_cache tex_l1, buf_l1;
+    double   busy_since, last_change;
+    double   warp_time;         /* integral of resident warps over time */
+    double   busy_time;
+} mg_spi;
+
+typedef struct mg_sim {
+    const mg_device *dev;
+    const mg_trace_header *hdr;
+    mg_trace_source *src;
+    mg_sim_stats *st;
+    mg_diag *d;
+    mg_spi  *sps;
+    mg_pipe  l2bw, drambw;
+    mg_cache l2;
+    double   dram_latency;      /* cycles */
+    uint32_t regs_per_item;     /* rounded to the register granule */
+    int      has_barriers;
+    uint32_t warps_per_wg, items_per_wg;
+    /* the event queue: warps by (ready, seq) */
+    mg_warpi **heap;
+    size_t   nheap, capheap;
+    uint64_t seq;
+    mg_wgi **pending;           /* work groups fetched, not yet dispatched */
+    mg_wgi  *live;              /* dispatched work groups, for cleanup */
+    int      src_done;
+    double   now;
+    int      failed;
+} mg_sim;
+
+/* occupancy.c: how many warps of a work group fit an SP at once by
+ * registers, warp slots and items (0 when not even one warp fits). */
+uint32_t mg_occ_group_warps(const mg_sim *s);
+/* Registers one warp holds. */
+uint64_t mg_occ_warp_regs(const mg_sim *s, uint32_t lanes);
+
+/* mem.c: issue memory record r of a warp on SP sp at cycle t; returns the
+ * cycle its data is available (loads) or accepted (stores). */
+double mg_mem_access(mg_sim *s, int sp, const mg_rec *r, double t);
+int    mg_mem_init(mg_sim *s);
+void   mg_mem_free(mg_sim *s);
+
+#endif
