@@ -60,6 +60,8 @@ typedef struct mg_rec {
     uint8_t  vec;            /* elements per instruction: 1, 2, 4, 8, 16 */
     uint32_t n;              /* instructions per lane this record stands for */
     uint8_t  flops;          /* flops per element: 2 FMA/MAD, 1 add/mul, 0 int/sfu */
+    uint32_t dep;            /* longest chain of dependent instructions among the
+                                n (1: independent .. n: each needs the previous) */
     /* memory records */
     uint8_t  obj;            /* image id (TEX/IMG) or buffer id (BUF/CONST);
                                 0 for LOCAL; BARRIER: fence, 1 local | 2 global */

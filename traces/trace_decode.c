@@ -67,18 +67,24 @@ static int get_s(dec *s, const char *what, int64_t *v)
 /* Decode the ALU body into r. */
 static int get_alu(dec *s, mg_rec *r)
 {
-    uint64_t cls, vec, n, flops;
+    uint64_t cls, vec, n, flops, dep;
     if (get(s, MG_ALU_CLASS_COUNT - 1, "ALU class", &cls) || get(s, 16, "ALU vec", &vec) ||
-        get(s, UINT32_MAX, "ALU n", &n) || get(s, 2, "ALU flops", &flops))
+        get(s, UINT32_MAX, "ALU n", &n) || get(s, 2, "ALU flops", &flops) ||
+        get(s, UINT32_MAX, "ALU dep", &dep))
         return -1;
+
     if (vec != 1 && vec != 2 && vec != 3 && vec != 4 && vec != 8 && vec != 16)
         return fail(s->e, s->start, "ALU vec %llu is not one of 1, 2, 3, 4, 8, 16",
                     (unsigned long long)vec);
     if (n == 0) return fail(s->e, s->start, "ALU n is 0 (at least 1 instruction)");
+    if (dep == 0 || dep > n)
+        return fail(s->e, s->start, "ALU dep %llu is not in 1..n (n = %llu)",
+                    (unsigned long long)dep, (unsigned long long)n);
     r->cls = (uint8_t)cls;
     r->vec = (uint8_t)vec;
     r->n = (uint32_t)n;
     r->flops = (uint8_t)flops;
+    r->dep = (uint32_t)dep;
     return 0;
 }
 

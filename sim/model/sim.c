@@ -237,15 +237,20 @@ static int issue_alu(mg_sim *s, mg_warpi *w, const mg_rec *r, double now)
     }
     t0 = now;
     w->nloads = 0;
+    /* a warp occupies the lanes of a whole hardware warp, active or not */
+    double lanes = r->lanes > dev->warp_width ? (double)r->lanes : (double)dev->warp_width;
     double vec = dev->issue == MG_ISSUE_VEC4 ? (double)((r->vec + 3) / 4) : (double)r->vec;
-    double cost = (double)r->n * vec * (double)r->lanes / alu_rate(dev, r->cls);
+    double cost = (double)r->n * vec * lanes / alu_rate(dev, r->cls);
     double start = mg_pipe_take(&p->alu, t0, cost);
     st->stall[MG_STALL_ALU] += start - t0;
     st->alu_busy += cost;
     unsigned act = mg_rec_popcount(r);
     st->flops += (double)act * r->n * r->vec * r->flops;
     st->alu_lane_ops[r->cls] += (double)act * r->n * r->vec;
-    w->ready = start + cost + (double)dev->alu_latency_cycles;
+    /* the record's dependent chain exposes dep latencies; independent
+     * instructions overlap theirs with issue */
+    double lat = (double)(r->dep ? r->dep : 1) * (double)dev->alu_latency_cycles;
+    w->ready = start + (cost > lat ? cost : lat);
     return 0;
 }
 

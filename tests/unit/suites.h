@@ -27,5 +27,7 @@ int add_ops_matmul_suite(void);
 int add_ops_softmax_suite(void);
 int add_ops_layernorm_suite(void);
 int add_ops_micro_suite(void);
+int add_knee_suite(void);
+int add_ops_probe_suite(void);
 
 #endif

@@ -149,7 +149,7 @@ static void test_load_adreno640(void)
     CU_ASSERT_EQUAL(dev->alus_per_sp, 384);
     CU_ASSERT_EQUAL(dev->clock_hz, 585e6);
     CU_ASSERT_EQUAL(dev->reg_model, MG_REG_SHARED_POOL);
-    CU_ASSERT_EQUAL(dev->pool_regs_per_sp, 384 * 181);
+    CU_ASSERT_EQUAL(dev->pool_regs_per_sp, 384 * 183);
     CU_ASSERT_EQUAL(dev->tex_l1.size, 1024);
     CU_ASSERT_EQUAL(dev->tex_l1.line, 32);
     CU_ASSERT_EQUAL(dev->l2.size, 128 * 1024);

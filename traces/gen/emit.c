@@ -74,6 +74,7 @@ void mg_emit_alu(mg_warp *w, const uint64_t *mask, int site, int cls, int vec, u
     r->vec = (uint8_t)vec;
     r->n = n;
     r->flops = (uint8_t)flops;
+    r->dep = 1;
     r->obj = 0;
     r->width = 0;
     mg_emit_put(w);
@@ -88,6 +89,26 @@ void mg_emit_barrier(mg_warp *w, int site)
     mg_emit_all(w, r->mask);
     r->n = 0;
     r->obj = 1;               /* fence: CLK_LOCAL_MEM_FENCE (FORMAT.md) */
+    r->width = 0;
+    mg_emit_put(w);
+}
+
+void mg_emit_alu_dep(mg_warp *w, const uint64_t *mask, int site, int cls, int vec, uint32_t n,
+                     int flops, uint32_t dep)
+{
+    /* mg_emit_alu puts the record; rebuild it with dep (records are cheap) */
+    mg_rec *r = &w->r;
+    r->type = MG_REC_ALU;
+    r->site = (uint16_t)site;
+    r->lanes = (uint16_t)w->lanes;
+    if (mask) { r->mask[0] = mask[0]; r->mask[1] = mask[1]; }
+    else mg_emit_all(w, r->mask);
+    r->cls = (uint8_t)cls;
+    r->vec = (uint8_t)vec;
+    r->n = n;
+    r->flops = (uint8_t)flops;
+    r->dep = dep < 1 ? 1 : dep > n ? n : dep;
+    r->obj = 0;
     r->width = 0;
     mg_emit_put(w);
 }

@@ -74,6 +74,11 @@ void mg_emit_put(mg_warp *w);
 void mg_emit_alu(mg_warp *w, const uint64_t *mask, int site, int cls, int vec, uint32_t n,
                  int flops);
 
+/* The same, with `dep` of the n instructions forming one dependent chain
+ * (1 = independent, n = a chain: see FORMAT.md, ALU body). */
+void mg_emit_alu_dep(mg_warp *w, const uint64_t *mask, int site, int cls, int vec, uint32_t n,
+                     int flops, uint32_t dep);
+
 /* A work-group barrier with a local-memory fence. */
 void mg_emit_barrier(mg_warp *w, int site);
 

@@ -46,6 +46,10 @@ typedef struct mg_tensor {
     int     init;          /* mg_init */
     int64_t dims[4];       /* logical shape, dims[3] innermost */
     int     obj;           /* trace object id: image id or buffer id */
+    int64_t perm_block;    /* outputs only: > 0 when the values depend on the
+                              device's execution order (atomic tickets): each
+                              consecutive block of perm_block elements must be a
+                              permutation of 0..perm_block-1, checked as such */
 } mg_tensor;
 
 typedef enum { MG_ARG_TENSOR, MG_ARG_INT, MG_ARG_FLOAT, MG_ARG_LOCAL } mg_arg_kind;

@@ -37,6 +37,7 @@ static cJSON *tensor_json(const mg_tensor *t)
                                 : t->dtype == MG_DT_F16 ? "CL_HALF_FLOAT" : "CL_SIGNED_INT32");
     }
     cJSON_AddNumberToObject(o, "bytes", (double)mg_tensor_device_bytes(t));
+    if (t->perm_block > 0) cJSON_AddNumberToObject(o, "permutation_block", (double)t->perm_block);
     return o;
 }
 

@@ -17,6 +17,7 @@ extern const mg_op mg_op_rstride2d;
 extern const mg_op mg_op_matmul;
 extern const mg_op mg_op_softmax;
 extern const mg_op mg_op_layernorm;
+extern const mg_op mg_op_ticket;
 
 const mg_op *const mg_ops[] = {
     &mg_op_eltwise,
@@ -30,6 +31,7 @@ const mg_op *const mg_ops[] = {
     &mg_op_matmul,
     &mg_op_softmax,
     &mg_op_layernorm,
+    &mg_op_ticket,
     NULL,
 };
 

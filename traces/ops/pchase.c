@@ -323,7 +323,7 @@ static void trace_body(mg_warp *w, const void *ctx)
     mg_emit_alu(w, valid, SITE_START, MG_ALU_INT, 1, g.img ? 5 : 2, 0);
     for (int64_t i = 0; i < s->iters; i++) {
         /* images: unpack x and y; buffers: scale the index to bytes */
-        mg_emit_alu(w, valid, SITE_ADDR, MG_ALU_INT, 1, g.img ? 2 : 1, 0);
+        mg_emit_alu_dep(w, valid, SITE_ADDR, MG_ALU_INT, 1, g.img ? 2 : 1, 0, g.img ? 2 : 1);
         mg_emit_mem(w, g.img ? MG_REC_TEX_READ : MG_REC_BUF_LOAD, SITE_CHASE, TP, 4);
         for (uint32_t l = 0; l < w->lanes; l++) {
             if (!((valid[l >> 6] >> (l & 63)) & 1)) continue;

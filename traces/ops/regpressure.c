@@ -117,7 +117,8 @@ static void trace_body(mg_warp *w, const void *ctx)
     if (!valid[0] && !valid[1]) return;
     mg_emit_alu(w, valid, SITE_INIT, MG_ALU_INT, 1, (uint32_t)s->regs, 0);   /* int->float */
     for (int64_t it = 0; it < s->iters; it++)          /* one add and one multiply per register */
-        mg_emit_alu(w, valid, SITE_STEP, MG_ALU_FP32, 1, (uint32_t)(2 * s->regs), 1);
+        mg_emit_alu_dep(w, valid, SITE_STEP, MG_ALU_FP32, 1, (uint32_t)(2 * s->regs), 1,
+                        (uint32_t)(2 * s->regs));     /* r_i needs r_i-1: one chain */
     if (s->regs > 1) mg_emit_alu(w, valid, SITE_SUM, MG_ALU_FP32, 1, (uint32_t)(s->regs - 1), 1);
     mg_emit_mem(w, MG_REC_BUF_STORE, SITE_OUT, 0, 4);
     for (uint32_t l = 0; l < w->lanes; l++)

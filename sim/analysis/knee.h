@@ -1,0 +1,112 @@
+/*
+ * knee.h - knee (step) detection in measured curves, shared by `mgprobe
+ * run` (real devices) and the simulator's virtual probe.  No OpenCL here.
+ *
+ * A curve is n points (x[i], y[i]), x increasing, y > 0 the median of
+ * several repetitions (mg_knee_median), optionally with each point's
+ * relative spread (mg_knee_spread).  The method, every threshold stated:
+ *
+ *  1. Work in log y, so a step is a ratio whatever the scale.
+ *  2. Noise.  sigma = the larger of
+ *       - the median of the points' relative spreads (repetition noise),
+ *       - 1.4826 x median |log y[i+1] - log y[i]| / sqrt(2) (point-to-point
+ *         roughness; the median ignores the few real steps).
+ *     A curve with sigma > max_noise (0.25) is "undetermined: too noisy".
+ *  3. Threshold.  thr = max(log(1 + min_step), noise_k x sigma), with
+ *     min_step 0.15 (a 15 % change) and noise_k 4.
+ *  4. Segmentation, left to right.  A segment's level is the median of
+ *     its points' log y.  Point i opens a new segment when it differs from
+ *     the current level by more than thr and the next persist - 1 points
+ *     (persist 2) differ in the same direction by more than thr too (they
+ *     hold the new level); a lone point that does not is an outlier, left
+ *     out of every level.  The last point of the curve opens a segment on
+ *     its own, at lower confidence (it cannot be confirmed).
+ *  5. Steps.  Consecutive segments make a step; steps in the same
+ *     direction separated by a segment of fewer than persist points are
+ *     one gradual transition and are merged.  Each step reports x_lo (the
+ *     last x on the old level), x_hi (the first x on the new one), x_mid
+ *     (where the curve crosses the geometric mean of the two levels,
+ *     interpolated in log x and log y: the size estimate of a cache), the
+ *     levels and their ratio.
+ *  6. Confidence of a step, in [0, 0.99]: with z = |log ratio| / thr >= 1,
+ *     c = min(0.99, 0.5 + 0.25 (z - 1)), times 0.7 when the new level is
+ *     a single point at the end of the curve, times 0.8 when the old level
+ *     is a single point at its start.
+ *
+ * mg_knee_saturation answers the other question a sweep asks: where a
+ * rising curve stops rising (the line size from a stride sweep): the
+ * smallest x whose y reaches the peak level within thr, where the peak
+ * level is the median of the points within thr of the maximum.
+ */
+#ifndef MG_KNEE_H
+#define MG_KNEE_H
+
+#define MG_KNEE_MAX_POINTS 1024
+#define MG_KNEE_MAX_SEGS   32
+
+typedef struct mg_knee_opts {
+    double min_step;       /* smallest relative change that is a step (0.15) */
+    double noise_k;        /* a step also exceeds noise_k x sigma (4) */
+    double max_noise;      /* sigma above this: undetermined (0.25) */
+    int    persist;        /* points that must hold a new level (2) */
+} mg_knee_opts;
+
+typedef struct mg_knee_seg {
+    int    first, last;    /* point indices (inclusive) */
+    double level;          /* median y of its points (outliers excluded) */
+} mg_knee_seg;
+
+typedef struct mg_knee_step {
+    int    i_lo, i_hi;     /* last point of the old level, first of the new */
+    double x_lo, x_hi, x_mid;
+    double y_before, y_after;
+    double ratio;          /* y_after / y_before: > 1 up, < 1 down */
+    double confidence;
+} mg_knee_step;
+
+typedef struct mg_knee_result {
+    int          determined;   /* 0: too few points or too noisy (see why) */
+    char         why[160];
+    double       sigma;        /* the noise estimate (log units ~ relative) */
+    double       thr;          /* the step threshold used (log units) */
+    int          n_segs, n_steps;
+    mg_knee_seg  seg[MG_KNEE_MAX_SEGS];
+    mg_knee_step step[MG_KNEE_MAX_SEGS];
+    int          outliers;     /* points left out as lone outliers */
+} mg_knee_result;
+
+/* The defaults stated above. */
+void mg_knee_opts_default(mg_knee_opts *o);
+
+/* Median of v[0..n-1] (n >= 1; v is not modified; 0 when n == 0). */
+double mg_knee_median(const double *v, int n);
+
+/* Relative spread of repetitions: (max - min) / median (0 when n < 2 or
+ * the median is not positive). */
+double mg_knee_spread(const double *v, int n);
+
+/* Segment the curve and find its steps (method above).  spread may be
+ * NULL.  opts NULL means the defaults.  Returns 0 with *r filled (r->
+ * determined may still be 0), or -1 when the input is unusable (n < 3,
+ * more than MG_KNEE_MAX_POINTS, x not increasing, y not finite and
+ * positive), with r->why set. */
+int mg_knee_steps(const double *x, const double *y, const double *spread, int n,
+                  const mg_knee_opts *opts, mg_knee_result *r);
+
+/* The first step in direction dir (+1 up, -1 down) with confidence >=
+ * min_conf, or NULL. */
+const mg_knee_step *mg_knee_first(const mg_knee_result *r, int dir, double min_conf);
+
+/* The largest step (by |log ratio|) in direction dir, or NULL. */
+const mg_knee_step *mg_knee_largest(const mg_knee_result *r, int dir);
+
+/* Saturation of a rising curve: sets *x_sat to the smallest x whose y
+ * reaches the peak level (see above) and *conf to a confidence; returns 0,
+ * or -1 (undetermined: why in the message buffer) when the curve does not
+ * rise by more than 2 thr from its first point to the peak, or is too
+ * noisy.  why may be NULL. */
+int mg_knee_saturation(const double *x, const double *y, const double *spread, int n,
+                       const mg_knee_opts *opts, double *x_sat, double *conf, char *why,
+                       int why_len);
+
+#endif
