@@ -14,7 +14,7 @@ int main(int argc, char **argv)
         add_units_suite,  add_strsim_suite, add_jsonfile_suite,
         add_jsonout_suite, add_afile_suite, add_diag_suite,
         add_schema_suite, add_device_suite, add_rules_suite,
-        add_gen_suite, add_tracer_suite,
+        add_gen_suite, add_model_suite, add_tracer_suite,
         add_trace_codec_suite, add_trace_file_suite, add_trace_stats_suite,
         add_trace_corpus_suite,
         add_ops_matmul_suite, add_ops_softmax_suite, add_ops_layernorm_suite,

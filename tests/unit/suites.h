@@ -18,6 +18,7 @@ int add_schema_suite(void);
 int add_device_suite(void);
 int add_rules_suite(void);
 int add_gen_suite(void);
+int add_model_suite(void);
 int add_tracer_suite(void);
 int add_trace_codec_suite(void);
 int add_trace_file_suite(void);

@@ -291,7 +291,7 @@ static void test_rules(void)
     expect_error("tex_l1.line", "\"48B\"", "$.tex_l1.line: expected a power of two, got 48B");
     expect_error("l2.size", "\"100000B\"", "$.l2.size: expected a multiple of line x assoc");
     expect_error("tex_l1.assoc", "64", "$.tex_l1.assoc: expected at most size/line = 32 ways");
-    expect_error("tex_l1.tile_w_texels", "8", "expected tile_w x tile_h x tile_texel_bytes = line (32B)");
+    expect_error("tex_l1.tile_w_texels", "16", "expected tile_w x tile_h x tile_texel_bytes = line (32B)");
     expect_error("core.max_workgroup_size", "1000", "expected a multiple of core.warp_width (64)");
     expect_error("core.warp_width_max", "96", "$.core.warp_width_max: expected a multiple");
     expect_error("core.max_warps_per_sp", "8", "a work group runs on one core");

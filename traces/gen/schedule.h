@@ -40,7 +40,7 @@ typedef struct mg_schedule {
 
     /* microbenchmarks */
     int     mem;                      /* mg_memkind */
-    int64_t range, stride_x, stride_y, iters, regs, items, footprint;
+    int64_t range, stride_x, stride_y, iters, regs, items, footprint, readers;
     int64_t nstrides, strides[MG_SCHED_MAX_STRIDES];   /* rstride2d */
 
     /* knobs */

@@ -61,6 +61,9 @@ static const mg_key keys[] = {
      "work items (global size; a multiple of wg)"},
     {"iters", MG_K_INT, OFF(iters), 1, (int64_t)1 << 16, "2", NULL,
      "passes over the footprint"},
+    {"readers", MG_K_INT, OFF(readers), 0, (int64_t)1 << 20, "0", NULL,
+     "item g reads as reader g % readers (0: as many readers as items; fewer "
+     "readers than items: groups of items read the same data, P5/P7)"},
     {NULL, 0, 0, 0, 0, NULL, NULL, NULL},
 };
 
@@ -84,7 +87,7 @@ static void geom(const mg_schedule *s, bw_geom *g)
     g->vec = g->img ? 4 : s->vec;
     g->chunk = g->vec * g->eb;
     g->NC = s->footprint / g->chunk;
-    g->T = g->local ? s->wg[0] : s->items;
+    g->T = g->local ? s->wg[0] : s->readers ? s->readers : s->items;
     g->S = g->NC / g->T;
     g->N = s->pattern == MG_PAT_BLOCK2 ? 2 : s->pattern == MG_PAT_BLOCK4 ? 4
            : s->pattern == MG_PAT_BLOCK8 ? 8 : 1;
@@ -114,6 +117,10 @@ static int check(const mg_schedule *s, const char *where, mg_diag *d)
     geom(s, &g);
     if (s->wg[1] != 1 || s->wg[2] != 1)
         mg_diag_error(d, "%s: bandwidth: the launch is 1D: wg must be X,1,1", where);
+    if (s->readers > s->items || (g.local && s->readers))
+        mg_diag_error(d, "%s: bandwidth: readers=%lld: at most items=%lld, and not with "
+                      "mem=local (a work group's items are its readers)", where,
+                      (long long)s->readers, (long long)s->items);
     if (s->items % s->wg[0])
         mg_diag_error(d, "%s: bandwidth: items=%lld is not a multiple of wg=%lld (every item "
                       "reads its share)", where, (long long)s->items, (long long)s->wg[0]);
@@ -199,8 +206,10 @@ static void emit_cl(const mg_schedule *s, const mg_kernel *k, mg_sb *o)
     const char *vt = mg_cl_vtype(0, vec);
     long long S = g.S, T = g.T, V = g.vec;
     mg_cl_signature(k, o);
-    mg_sb_printf(o, "    const int g = get_global_id(0), t = %s;\n",
-                 g.local ? "get_local_id(0)" : "g");
+    if (g.local)
+        mg_sb_puts(o, "    const int g = get_global_id(0), t = get_local_id(0);\n");
+    else
+        mg_sb_printf(o, "    const int g = get_global_id(0), t = g %% %lld;\n", T);
     if (g.local) {
         mg_sb_printf(o, "    for (int k = 0; k < %lld; k++) {\n"
                         "        const int e = (k * %lld + t) * %lld;\n        const %s v = ",
@@ -293,7 +302,7 @@ static void trace_body(mg_warp *w, const void *ctx)
             mg_emit_mem(w, type, SITE_LOAD, g.local ? -1 : TSRC, width);
             for (uint32_t l = 0; l < w->lanes; l++) {
                 int64_t x, y;
-                chunk_at(s, &g, t[l], i, &x, &y);
+                chunk_at(s, &g, g.local ? t[l] : t[l] % g.T, i, &x, &y);
                 if (g.img) mg_emit_lane(w, l, x, y);
                 else mg_emit_lane(w, l, x * g.chunk, 0);
             }
@@ -320,7 +329,7 @@ static void reference(const mg_schedule *s, const mg_kernel *k, mg_host *h)
     geom(s, &g);
     const float *src = h->f[TSRC];
     for (int64_t it = 0; it < s->items; it++) {
-        int64_t t = g.local ? it % s->wg[0] : it;
+        int64_t t = g.local ? it % s->wg[0] : it % g.T;
         float acc[8] = {0};
         for (int64_t p = 0; p < s->iters; p++)
             for (int64_t i = 0; i < g.S; i++) {
