@@ -11,19 +11,31 @@
 
 #define MAX_IDS (2 * MG_TRACE_MAX_LANES)
 
-static uint32_t uniq(uint64_t *v, uint32_t n)
+/* Remove repeated ids from v[0..n), keeping first occurrences in order (and
+ * the matching entries of the parallel array w, when given).  A 512-slot
+ * open-addressing table: O(n) for the <= 256 ids of one warp instruction. */
+static uint32_t uniq2(uint64_t *v, uint64_t *w, uint32_t n)
 {
-    for (uint32_t i = 1; i < n; i++) {           /* insertion sort: n <= 256 */
-        uint64_t x = v[i];
-        uint32_t j = i;
-        while (j > 0 && v[j - 1] > x) { v[j] = v[j - 1]; j--; }
-        v[j] = x;
-    }
+    uint64_t key[512];
+    uint16_t used[512];
+    uint16_t stamp = 1;
+    memset(used, 0, sizeof used);
     uint32_t m = 0;
-    for (uint32_t i = 0; i < n; i++)
-        if (m == 0 || v[m - 1] != v[i]) v[m++] = v[i];
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t x = v[i];
+        uint32_t h = (uint32_t)((x * 0x9e3779b97f4a7c15ull) >> 55);   /* 9 bits */
+        while (used[h] == stamp && key[h] != x) h = (h + 1) & 511;
+        if (used[h] == stamp) continue;                 /* seen */
+        used[h] = stamp;
+        key[h] = x;
+        v[m] = x;
+        if (w) w[m] = w[i];
+        m++;
+    }
     return m;
 }
+
+static uint32_t uniq(uint64_t *v, uint32_t n) { return uniq2(v, NULL, n); }
 
 static double maxd(double a, double b) { return a > b ? a : b; }
 
@@ -116,20 +128,7 @@ double mg_mem_access(mg_sim *s, int sp, const mg_rec *r, double t)
     case MG_REC_TEX_READ:
         for (unsigned l = 0; l < r->lanes; l++)
             if (mg_rec_active(r, l)) { tex_ids(s, r, l, &ids[n], &l2ids[n]); n++; }
-        /* pair each tile with its L2 line before de-duplicating tiles */
-        for (uint32_t i = 1; i < n; i++) {
-            uint64_t a = ids[i], b = l2ids[i];
-            uint32_t j = i;
-            while (j > 0 && ids[j - 1] > a) { ids[j] = ids[j - 1]; l2ids[j] = l2ids[j - 1]; j--; }
-            ids[j] = a;
-            l2ids[j] = b;
-        }
-        {
-            uint32_t m = 0;
-            for (uint32_t i = 0; i < n; i++)
-                if (m == 0 || ids[m - 1] != ids[i]) { ids[m] = ids[i]; l2ids[m] = l2ids[i]; m++; }
-            n = m;
-        }
+        n = uniq2(ids, l2ids, n);        /* distinct tiles, each with its L2 line */
         return l1_path(s, MG_LV_TEX_L1, &p->tex_l1, &p->tex, &dev->tex_l1, ids, l2ids, n,
                        bytes, t);
     case MG_REC_IMG_WRITE: {
