@@ -1,0 +1,1 @@
+$MGSIM run --config configs/devices/adreno640.json --trace traces/samples/small.mgt

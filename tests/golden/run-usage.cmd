@@ -1,0 +1,1 @@
+$MGSIM run --config configs/devices/adreno640.json; $MGSIM run eltwise; $MGSIM run --config configs/devices/adreno640.json --trace x.mgt eltwise; $MGSIM run --config tests/bad/configs/typo-key.json eltwise
