@@ -230,6 +230,59 @@ static void test_p5_image_vs_buffer(void)
     }
 }
 
+/* One work group of k warps all reading the same 16 KiB (readers=64). */
+static mg_sim_stats shared_read(const mg_device *dev, int k)
+{
+    char line[256];
+    snprintf(line, sizeof line, "bandwidth mem=image footprint=16384 readers=64 items=%d "
+             "wg=%d iters=2 unroll=32", 64 * k, 64 * k);
+    return sim(dev, line);
+}
+
+static double miss_rate(const mg_sim_stats *st)
+{
+    const mg_level_stats *l = &st->lv[MG_LV_TEX_L1];
+    return l->accesses ? (double)l->misses / (double)l->accesses : 0;
+}
+
+/* P7 (tmmodel 3.2.2, Fig 5): one work group of 1..16 warps reading the same
+ * data, registers high (unroll=32: 136 per item, 8 warps per occupancy group
+ * on adreno640): the L1 miss rate falls while the warps fit one group, rises
+ * when a second group starts (a wave), and the time steps with the number of
+ * groups (x1.7-2.3 from one group to two, within 20% inside a group). */
+static void test_p7_occupancy_waves(void)
+{
+    mg_device *dev = load_dev("adreno640");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dev);
+    mg_sim_stats st[17];
+    int G = 0;
+    for (int k = 1; k <= 16; k++) {
+        st[k] = shared_read(dev, k);
+        CU_ASSERT_TRUE_FATAL(st[k].cycles > 0);
+        if (st[k].occupancy_groups == 1) G = k;
+    }
+    CU_ASSERT_TRUE(G >= 2 && G < 16);
+    for (int k = 2; k <= G; k++) CU_ASSERT_TRUE(miss_rate(&st[k]) < miss_rate(&st[k - 1]));
+    CU_ASSERT_TRUE(miss_rate(&st[G + 1]) > miss_rate(&st[G]) * 1.2);        /* the wave */
+    for (int k = 1; k <= 16; k++)
+        CU_ASSERT_EQUAL(st[k].occupancy_groups, (uint32_t)((k + G - 1) / G));
+    double step = st[G + 1].cycles / st[G].cycles;
+    CU_ASSERT_TRUE(step > 1.7 && step < 2.3);
+    CU_ASSERT_TRUE(st[G].cycles < st[2].cycles * 1.2 && st[G].cycles > st[2].cycles * 0.8);
+    fprintf(stderr, "  P7: %d warps per group; miss rate 1/%d/%d/%d warps %.3f %.3f %.3f %.3f; "
+            "cycles at %d and %d warps %.0f %.0f\n", G, 2, G, G + 1, miss_rate(&st[1]),
+            miss_rate(&st[2]), miss_rate(&st[G]), miss_rate(&st[G + 1]), G, G + 1,
+            st[G].cycles, st[G + 1].cycles);
+    /* mechanism: twice the register pool holds all 16 warps in one group */
+    dev->pool_regs_per_sp *= 2;
+    mg_sim_stats big = shared_read(dev, 16);
+    CU_ASSERT_EQUAL(big.occupancy_groups, 1);
+    CU_ASSERT_TRUE(big.cycles < st[16].cycles * 0.7);    /* no second, serial group */
+    fprintf(stderr, "  P7 with twice the pool: 16 warps in %u group, %.0f cycles (was %.0f)\n",
+            big.occupancy_groups, big.cycles, st[16].cycles);
+    free(dev);
+}
+
 /* Same inputs, same cycles, every time. */
 static void test_deterministic(void)
 {
@@ -266,6 +319,7 @@ int add_model_suite(void)
         !CU_add_test(s, "p3_warp_size", test_p3_warp_size) ||
         !CU_add_test(s, "p4_roofline", test_p4_roofline) ||
         !CU_add_test(s, "p5_image_vs_buffer", test_p5_image_vs_buffer) ||
+        !CU_add_test(s, "p7_occupancy_waves", test_p7_occupancy_waves) ||
         !CU_add_test(s, "deterministic", test_deterministic) ||
         !CU_add_test(s, "barrier_rejection", test_barrier_rejection))
         return -1;

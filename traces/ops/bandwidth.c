@@ -185,7 +185,8 @@ static void plan(const mg_schedule *s, mg_kernel *k)
     int64_t items[3] = {s->items, 1, 1};
     mg_plan_ndrange(k, 1, items, s->wg);
     int64_t loads = s->iters * g.S;
-    k->f.regs_per_item = 2 * g.vec + 4;   /* accumulator, loaded value, g, 2 counters, address */
+    /* accumulator, `unroll` loaded values in flight, g, 2 counters, address */
+    k->f.regs_per_item = g.vec * (1 + s->unroll) + 4;
     k->f.loop_iters = loads;
     k->f.bytes_per_iter = g.chunk;
     k->f.bytes_per_item = (loads + (g.local ? 2 * g.S : 0)) * g.chunk;
@@ -296,18 +297,24 @@ static void trace_body(mg_warp *w, const void *ctx)
     int type = g.img ? MG_REC_TEX_READ : g.local ? MG_REC_LOCAL_LOAD
                : g.cnst ? MG_REC_CONST_LOAD : MG_REC_BUF_LOAD;
     uint32_t addr_ops = g.img ? (s->pattern == MG_PAT_COLUMN ? 4 : g.N == 1 ? 4 : 7) : 2;
+    /* With unroll U the compiler issues U loads before their U adds: the
+     * memory order is the kernel's either way, only the ALU work moves. */
+    int64_t U = s->unroll;
     for (int64_t p = 0; p < s->iters; p++)
-        for (int64_t i = 0; i < g.S; i++) {
-            mg_emit_alu(w, NULL, SITE_ADDR, MG_ALU_INT, 1, addr_ops, 0);
-            mg_emit_mem(w, type, SITE_LOAD, g.local ? -1 : TSRC, width);
-            for (uint32_t l = 0; l < w->lanes; l++) {
-                int64_t x, y;
-                chunk_at(s, &g, g.local ? t[l] : t[l] % g.T, i, &x, &y);
-                if (g.img) mg_emit_lane(w, l, x, y);
-                else mg_emit_lane(w, l, x * g.chunk, 0);
+        for (int64_t i0 = 0; i0 < g.S; i0 += U) {
+            int64_t n = g.S - i0 < U ? g.S - i0 : U;
+            for (int64_t i = i0; i < i0 + n; i++) {
+                mg_emit_alu(w, NULL, SITE_ADDR, MG_ALU_INT, 1, addr_ops, 0);
+                mg_emit_mem(w, type, SITE_LOAD, g.local ? -1 : TSRC, width);
+                for (uint32_t l = 0; l < w->lanes; l++) {
+                    int64_t x, y;
+                    chunk_at(s, &g, g.local ? t[l] : t[l] % g.T, i, &x, &y);
+                    if (g.img) mg_emit_lane(w, l, x, y);
+                    else mg_emit_lane(w, l, x * g.chunk, 0);
+                }
+                mg_emit_put(w);
             }
-            mg_emit_put(w);
-            mg_emit_alu(w, NULL, SITE_ADD, MG_ALU_FP32, (int)g.vec, 1, 1);
+            mg_emit_alu(w, NULL, SITE_ADD, MG_ALU_FP32, (int)g.vec, (uint32_t)n, 1);
         }
     mg_emit_mem(w, MG_REC_BUF_STORE, SITE_OUT, TOUT, (uint32_t)(g.vec * 4));
     for (uint32_t l = 0; l < w->lanes; l++) mg_emit_lane(w, l, w->gid[0][l] * g.vec * 4, 0);
