@@ -1,11 +1,13 @@
 #!/bin/sh
 # mk/run.sh MGSIM MGPROBE - the main job on the embedded default (PoCL and
-# the shipped configs).  Today: validate every shipped device config
-# strictly, print their headline figures, and list the OpenCL devices the
-# probe can reach.  Later issues extend it with the sweep of a shipped
-# search space (see README.md, "The main job").
+# the shipped configs).  Today: validate every shipped device config,
+# print their headline figures, list the OpenCL devices, check romou's
+# conv1x1 kernel on PoCL (results and access trace), and simulate it on an
+# Adreno 640 and a Mali-G76.  The sweep of a shipped search space with
+# pruning rules joins it with issue 6 (see README.md, "The main job").
 set -eu
 MGSIM=$1 MGPROBE=$2
+CONV="conv2d H=28 W=28 Cin=128 Cout=128 K=1 tile=4x4 wg=16,4 layout=image storage=fp16"
 echo "== Shipped device configs (mgsim config check --strict configs/devices/*.json)"
 "$MGSIM" config check --strict configs/devices/*.json
 echo
@@ -14,3 +16,12 @@ echo "== Headline figures (mgsim config summary configs/devices/*.json)"
 echo
 echo "== OpenCL devices reachable by the probe (mgprobe devices)"
 "$MGPROBE" devices
+echo
+echo "== romou's conv1x1, 4x4 coarsening, fp16 images: checked on PoCL (mgprobe verify $CONV)"
+"$MGPROBE" verify $CONV
+echo
+for dev in adreno640 mali-g76-mp5; do
+    echo "== The same kernel simulated on $dev (mgsim run --config configs/devices/$dev.json $CONV)"
+    "$MGSIM" run --config "configs/devices/$dev.json" $CONV
+    echo
+done
