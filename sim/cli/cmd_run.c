@@ -101,6 +101,11 @@ int mg_cmd_run(int argc, char **argv)
         if (run_schedule(dev, argc - optind, argv + optind, g, &d)) goto done;
         src = mg_gen_source(&gs, g);
     }
+    if (src.hdr->warp_width != (uint32_t)dev->warp_width)
+        fprintf(stderr, "mgsim: warning: %s: the trace groups lanes in warps of %u, %s's warp "
+                "is %lld: the trace's warps are replayed as they are (regenerate with "
+                "warp=%lld to match)\n", trace ? trace : src.hdr->kernel, src.hdr->warp_width,
+                dev->name, (long long)dev->warp_width, (long long)dev->warp_width);
     mg_sim_stats st;
     mg_sim_opts so = {0};
     if (mg_sim_run(dev, &src, &so, &st, &d)) goto done;
