@@ -283,6 +283,51 @@ static void test_p7_occupancy_waves(void)
     free(dev);
 }
 
+/* Throughput (items per kilocycle) of 5 work groups of S items, 61 + 3 = 64
+ * registers per item, a dependent chain (latency-bound). */
+static double regp_rate(const mg_device *dev, int S)
+{
+    char line[256];
+    snprintf(line, sizeof line, "regpressure regs=61 iters=16 items=%d wg=%d", 5 * S, S);
+    double c = sim(dev, line).cycles;
+    return c > 0 ? 5.0 * S / c * 1000.0 : -1;
+}
+
+/* The smallest work-group size (step 8) whose throughput reaches 95% of the
+ * best over 8..384. */
+static int p8_knee(const mg_device *dev)
+{
+    double best = 0, rate[49];
+    for (int i = 1; i <= 48; i++) {
+        rate[i] = regp_rate(dev, 8 * i);
+        if (rate[i] > best) best = rate[i];
+    }
+    for (int i = 1; i <= 48; i++)
+        if (rate[i] >= 0.95 * best) return 8 * i;
+    return -1;
+}
+
+/* P8 (romou 3.2): Mali-G76, dedicated registers, 64 per item: throughput
+ * peaks near work-group size 240 (+-10%), then stays (384 items fit at 64
+ * registers, the largest work group); with half the ALU latency the peak
+ * moves to ~120. */
+static void test_p8_mali_workgroup(void)
+{
+    mg_device *dev = load_dev("mali-g76-mp5");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dev);
+    int k = p8_knee(dev);
+    CU_ASSERT_TRUE(k >= 216 && k <= 264);
+    double r240 = regp_rate(dev, 240), r384 = regp_rate(dev, 384), r64 = regp_rate(dev, 64);
+    CU_ASSERT_TRUE(r384 < r240 * 1.1);          /* no more gain past the peak */
+    CU_ASSERT_TRUE(r64 < r240 * 0.4);           /* and far below it before */
+    fprintf(stderr, "  P8: throughput reaches 95%% of its best at work group %d; items/kcycle at "
+            "64/240/384: %.2f %.2f %.2f\n", k, r64, r240, r384);
+    dev->alu_latency_cycles /= 2;
+    int k2 = p8_knee(dev);
+    CU_ASSERT_TRUE(k2 >= 104 && k2 <= 136);
+    free(dev);
+}
+
 /* Same inputs, same cycles, every time. */
 static void test_deterministic(void)
 {
@@ -320,6 +365,7 @@ int add_model_suite(void)
         !CU_add_test(s, "p4_roofline", test_p4_roofline) ||
         !CU_add_test(s, "p5_image_vs_buffer", test_p5_image_vs_buffer) ||
         !CU_add_test(s, "p7_occupancy_waves", test_p7_occupancy_waves) ||
+        !CU_add_test(s, "p8_mali_workgroup", test_p8_mali_workgroup) ||
         !CU_add_test(s, "deterministic", test_deterministic) ||
         !CU_add_test(s, "barrier_rejection", test_barrier_rejection))
         return -1;
