@@ -35,5 +35,7 @@ int mg_cmd_config(int argc, char **argv);
 int mg_cmd_gen(int argc, char **argv);
 int mg_cmd_run(int argc, char **argv);
 int mg_cmd_trace(int argc, char **argv);
+int mg_cmd_space(int argc, char **argv);
+int mg_cmd_prune(int argc, char **argv);
 
 #endif

@@ -12,6 +12,8 @@ const mg_command mg_commands[] = {
     {"gen", "generate a kernel, its launch plan and its access trace", mg_cmd_gen},
     {"run", "simulate a kernel on a device config (timing model)", mg_cmd_run},
     {"trace", "dump and summarize access traces", mg_cmd_trace},
+    {"space", "count and list the members of a kernel search space", mg_cmd_space},
+    {"prune", "apply hardware pruning rules to a search space (regression check)", mg_cmd_prune},
     {NULL, NULL, NULL},
 };
 

@@ -34,6 +34,19 @@ int mg_gen_prepare(mg_gen *g, const mg_schedule *s, mg_diag *d)
     return 0;
 }
 
+int mg_gen_plan(mg_gen *g, const mg_schedule *s, mg_diag *d)
+{
+    memset(g, 0, sizeof *g);
+    g->s = *s;
+    g->k.warp = (uint32_t)s->warp;
+    s->op->plan(&g->s, &g->k);
+    if (g->k.n_tensors > MG_MAX_TENSORS || g->k.n_args > MG_MAX_ARGS) {
+        mg_diag_error(d, "%s: internal: too many tensors or arguments", s->op->name);
+        return -1;
+    }
+    return 0;
+}
+
 void mg_gen_free(mg_gen *g)
 {
     free(g->source);

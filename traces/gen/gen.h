@@ -38,6 +38,11 @@ typedef struct mg_gen {
 /* Plan and emit.  s must come from mg_schedule_parse/from_json.  Returns 0,
  * or -1 with a message. */
 int  mg_gen_prepare(mg_gen *g, const mg_schedule *s, mg_diag *d);
+
+/* The launch plan and static features only (g->k), no source (g->source
+ * stays NULL) and no trace header: what search-space pruning needs, fast
+ * enough for millions of candidates.  Same contract as mg_gen_prepare. */
+int  mg_gen_plan(mg_gen *g, const mg_schedule *s, mg_diag *d);
 void mg_gen_free(mg_gen *g);
 
 /* Work groups in the launch; the trace of the one with linear index idx

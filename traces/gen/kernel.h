@@ -72,6 +72,9 @@ typedef struct mg_features {
     int64_t local_bytes;       /* local memory per work group */
     int64_t access_width;      /* bytes per load instruction per item */
     int     boundary_checks;   /* 1 when the kernel guards edge items */
+    int64_t wg_bytes_per_iter; /* distinct bytes the whole work group loads per
+                                  main-loop iteration (items sharing data count
+                                  it once); 0 when the op does not compute it */
 } mg_features;
 
 typedef struct mg_kernel {

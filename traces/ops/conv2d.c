@@ -155,6 +155,10 @@ static void plan(const mg_schedule *s, mg_kernel *k)
     k->f.flops = 2.0 * (double)(g.Ho * g.Wo * s->Cout * red * s->K * s->K);
     k->f.local_bytes = 0;
     k->f.access_width = g.V * g.eb;
+    /* The group's distinct loads per iteration: items with the same (gx, ho)
+     * read the same TW pixels; items with the same gz the same weights. */
+    k->f.wg_bytes_per_iter = (k->local[1] * k->local[2] * g.TW * g.V +
+                              k->local[0] * (s->depthwise ? g.V : g.TC * g.V)) * g.eb;
     k->f.boundary_checks = g.nx * g.TW != g.Wo || k->global[0] != g.nz ||
                            k->global[1] != g.nx || k->global[2] != g.Ho;
     k->log_cap = k->f.loop_iters * (g.TW + (s->depthwise ? 1 : g.TC)) + g.TW * g.TC;

@@ -189,6 +189,10 @@ static void plan(const mg_schedule *s, mg_kernel *k)
                  (double)(g.S - 1) * (double)s->M * (double)s->N;
     k->f.local_bytes = local_bytes(s, &g);
     k->f.access_width = g.V * g.eb;
+    /* The group's distinct loads per step: items with the same (gy, s) read
+     * the same A rows, items with the same (gx, s) the same B columns. */
+    k->f.wg_bytes_per_iter = (k->local[1] * k->local[2] * g.TM * g.U * g.V +
+                              k->local[0] * k->local[2] * g.U * g.V * g.TN) * g.eb;
     k->f.boundary_checks = s->M % g.TM != 0 || s->N % g.TN != 0 || k->global[0] != g.NT ||
                            k->global[1] != g.MT;
     int64_t out = g.TM * g.NJ;

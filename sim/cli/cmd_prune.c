@@ -1,0 +1,235 @@
+/*
+ * cmd_prune.c - `mgsim prune`: apply hardware pruning rules (mg_rule.h) to
+ * every member of a search space on a device config, from static features
+ * only, and optionally check the decisions against a recorded golden.
+ */
+#include "cli/cli.h"
+#include "config/device.h"
+#include "gen/gen.h"
+#include "search/mg_rule.h"
+#include "search/mg_rule_golden.h"
+#include "search/mg_space.h"
+#include "util/afile.h"
+#include "util/jsonout.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void prune_usage(FILE *f)
+{
+    fprintf(f,
+            "Usage: mgsim prune --config CFG --space SPACE --rules RULES [--json]\n"
+            "                   [--summary] [-o FILE] [--golden G.json [--update-golden]]\n"
+            "\n"
+            "Plans every member of SPACE (static features, no simulation) and applies\n"
+            "the enabled RULES with CFG's figures: each candidate is kept or pruned\n"
+            "with the rules that fired, then a summary (size, kept, reduction, per-rule\n"
+            "counts).  --summary prints the summary only; -o writes the report to FILE\n"
+            "atomically; --json prints it as JSON.\n"
+            "\n"
+            "--golden G.json       compare every decision with G (recorded by\n"
+            "                      --update-golden): exit 1 with a diff when any\n"
+            "                      candidate flips kept<->pruned or its fired rules\n"
+            "                      change, or when G's recorded best is pruned\n"
+            "--update-golden       record the decisions in G (atomically)\n"
+            "\n"
+            "Rules: configs/rules/ (romou.json: romou Table 1); spaces: configs/spaces/;\n"
+            "schemas in configs/README.md.\n");
+}
+
+typedef struct pctx {
+    const mg_device *dev;
+    const mg_rules *rules;
+    FILE *out;                 /* text lines, or NULL */
+    cJSON *arr;                /* JSON candidates, or NULL */
+    mg_decisions *rec;         /* decisions, or NULL */
+    uint64_t kept, fired[MG_RULE_COUNT], only[MG_RULE_COUNT];
+    mg_diag *d;
+    int failed;
+} pctx;
+
+static int prune_one(void *p, const mg_space_cand *c)
+{
+    pctx *x = p;
+    mg_gen g;
+    if (mg_gen_plan(&g, &c->s, x->d)) { x->failed = 1; return 1; }
+    unsigned m = mg_rules_eval(x->rules, x->dev, &c->s, &g.k);
+    x->kept += m == 0;
+    for (int i = 0; i < MG_RULE_COUNT; i++)
+        if (m & (1u << i)) {
+            x->fired[i]++;
+            if (m == (1u << i)) x->only[i]++;
+        }
+    if (!x->out && !x->arr && !x->rec) return 0;
+    char sched[1024], rules[128];
+    mg_schedule_format(&c->s, sched, sizeof sched);
+    mg_rules_mask_str(m, rules, sizeof rules);
+    if (x->out) {
+        if (m) fprintf(x->out, "pruned %s  [%s]\n", sched, rules);
+        else fprintf(x->out, "kept   %s\n", sched);
+    }
+    if (x->arr) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "index", (double)c->index);
+        cJSON_AddStringToObject(o, "schedule", sched);
+        cJSON_AddBoolToObject(o, "kept", m == 0);
+        cJSON *a = cJSON_AddArrayToObject(o, "fired");
+        for (int i = 0; i < MG_RULE_COUNT; i++)
+            if (m & (1u << i)) cJSON_AddItemToArray(a, cJSON_CreateString(mg_rule_names[i]));
+        cJSON_AddItemToArray(x->arr, o);
+    }
+    if (x->rec && mg_decisions_add(x->rec, sched, m)) { x->failed = 1; return 1; }
+    return 0;
+}
+
+static double reduction(uint64_t size, uint64_t kept)
+{
+    return size ? 100.0 * (double)(size - kept) / (double)size : 0.0;
+}
+
+static void summary_text(FILE *f, const mg_space *sp, const mg_space_stats *st,
+                         const mg_device *dev, const mg_rules *r, const pctx *x)
+{
+    fprintf(f, "space      %s (%s): %" PRIu64 " candidates (%" PRIu64 " raw, %" PRIu64
+            " excluded, %" PRIu64 " invalid)\n", sp->name, sp->op, st->size, st->raw,
+            st->excluded, st->invalid);
+    fprintf(f, "config     %s\n", dev->name);
+    fprintf(f, "rules      %s\n", r->name);
+    fprintf(f, "kept       %" PRIu64 " of %" PRIu64 " (reduction %.2f%%)\n", x->kept, st->size,
+            reduction(st->size, x->kept));
+    fprintf(f, "rule           enabled  fired     only\n");
+    for (int i = 0; i < MG_RULE_COUNT; i++)
+        fprintf(f, "%-14s %-8s %-9" PRIu64 " %" PRIu64 "\n", mg_rule_names[i],
+                r->enabled[i] ? "yes" : "no", x->fired[i], x->only[i]);
+}
+
+static cJSON *summary_json(const mg_space *sp, const mg_space_stats *st, const mg_device *dev,
+                           const mg_rules *r, const pctx *x)
+{
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "space", sp->name);
+    cJSON_AddStringToObject(j, "op", sp->op);
+    cJSON_AddStringToObject(j, "config", dev->name);
+    cJSON_AddStringToObject(j, "rules", r->name);
+    cJSON_AddNumberToObject(j, "raw", (double)st->raw);
+    cJSON_AddNumberToObject(j, "excluded", (double)st->excluded);
+    cJSON_AddNumberToObject(j, "invalid", (double)st->invalid);
+    cJSON_AddNumberToObject(j, "size", (double)st->size);
+    cJSON_AddNumberToObject(j, "kept", (double)x->kept);
+    cJSON_AddNumberToObject(j, "reduction_pct", reduction(st->size, x->kept));
+    cJSON *pr = cJSON_AddObjectToObject(j, "per_rule");
+    for (int i = 0; i < MG_RULE_COUNT; i++) {
+        cJSON *o = cJSON_AddObjectToObject(pr, mg_rule_names[i]);
+        cJSON_AddBoolToObject(o, "enabled", r->enabled[i]);
+        cJSON_AddNumberToObject(o, "fired", (double)x->fired[i]);
+        cJSON_AddNumberToObject(o, "only", (double)x->only[i]);
+    }
+    return j;
+}
+
+int mg_cmd_prune(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"config", required_argument, NULL, 'c'}, {"space", required_argument, NULL, 's'},
+        {"rules", required_argument, NULL, 'r'},  {"json", no_argument, NULL, 'j'},
+        {"summary", no_argument, NULL, 'S'},      {"output", required_argument, NULL, 'o'},
+        {"golden", required_argument, NULL, 'g'}, {"update-golden", no_argument, NULL, 'u'},
+        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
+    };
+    const char *cfg = NULL, *space = NULL, *rules = NULL, *outp = NULL, *golden = NULL;
+    int json = 0, summary = 0, update = 0;
+    opterr = 0;
+    optind = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'c': cfg = optarg; break;
+        case 's': space = optarg; break;
+        case 'r': rules = optarg; break;
+        case 'j': json = 1; break;
+        case 'S': summary = 1; break;
+        case 'o': outp = optarg; break;
+        case 'g': golden = optarg; break;
+        case 'u': update = 1; break;
+        case 'h': prune_usage(stdout); return MG_EXIT_OK;
+        default:
+            return mg_cli_usage_error("prune", "unknown or incomplete option '%s'",
+                                      argv[optind - 1]);
+        }
+    }
+    if (optind < argc) return mg_cli_usage_error("prune", "unexpected operand '%s'", argv[optind]);
+    if (!cfg || !space || !rules)
+        return mg_cli_usage_error("prune", "--config, --space and --rules are required");
+    if (update && !golden) return mg_cli_usage_error("prune", "--update-golden needs --golden");
+
+    mg_diag d;
+    mg_diag_init(&d);
+    mg_device *dev = calloc(1, sizeof *dev);
+    mg_space *sp = calloc(1, sizeof *sp);
+    mg_space_stats *st = calloc(1, sizeof *st);
+    mg_rules r;
+    mg_decisions cur = {0}, gold = {0};
+    int rc = MG_EXIT_BAD;
+    if (!dev || !sp || !st) goto out;
+    if (mg_device_load(cfg, 0, dev, &d) | mg_space_load(space, sp, &d) |
+        mg_rules_load(rules, &r, &d))
+        goto out;
+    if (golden && !update && mg_golden_read(golden, &gold, &d)) goto out;
+
+    mg_afile af;
+    FILE *f = stdout;
+    if (outp && !(f = mg_afile_open(&af, outp))) {
+        mg_diag_error(&d, "%s: cannot write: %s", outp, strerror(errno));
+        goto out;
+    }
+    pctx x = {dev, &r, (!json && !summary) ? f : NULL,
+              (json && !summary) ? cJSON_CreateArray() : NULL, golden ? &cur : NULL,
+              0, {0}, {0}, &d, 0};
+    mg_space_enumerate(sp, prune_one, &x, st);
+    if (x.failed) {
+        if (outp) mg_afile_abort(&af);
+        cJSON_Delete(x.arr);
+        goto out;
+    }
+    if (json) {
+        cJSON *j = summary_json(sp, st, dev, &r, &x);
+        if (x.arr) cJSON_AddItemToObject(j, "candidates", x.arr);
+        mg_json_write(f, j);
+        cJSON_Delete(j);
+    } else {
+        summary_text(f, sp, st, dev, &r, &x);
+    }
+    if (outp && mg_afile_commit(&af)) {
+        mg_diag_error(&d, "%s: write failed", outp);
+        goto out;
+    }
+    rc = MG_EXIT_OK;
+    if (golden && update) {
+        snprintf(cur.config, sizeof cur.config, "%s", dev->name);
+        snprintf(cur.space, sizeof cur.space, "%s", sp->name);
+        snprintf(cur.rules, sizeof cur.rules, "%s", r.name);
+        if (mg_golden_write(golden, &cur, &d)) rc = MG_EXIT_BAD;
+        else fprintf(stderr, "mgsim: prune: recorded %zu decisions in %s\n", cur.n, golden);
+    } else if (golden) {
+        size_t n = mg_golden_diff(&gold, &cur, stderr, 20);
+        if (n) {
+            fprintf(stderr, "mgsim: prune: %s: decisions differ from the golden\n", golden);
+            rc = MG_EXIT_NO;
+        } else {
+            fprintf(stderr, "mgsim: prune: %s: all %zu decisions match\n", golden, cur.n);
+        }
+    }
+out:
+    if (rc == MG_EXIT_BAD) mg_diag_print(&d, stderr, "mgsim");
+    mg_diag_free(&d);
+    mg_decisions_free(&cur);
+    mg_decisions_free(&gold);
+    if (sp) mg_space_free(sp);
+    free(dev);
+    free(sp);
+    free(st);
+    return rc;
+}

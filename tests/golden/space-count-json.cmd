@@ -1,0 +1,1 @@
+$MGSIM space count --json tests/golden/data/space-mm-small.json

@@ -1,0 +1,1 @@
+$MGSIM space count tests/golden/data/space-mm-small.json
