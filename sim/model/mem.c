@@ -89,20 +89,34 @@ static double l1_path(mg_sim *s, int lv, mg_cache *c, mg_pipe *bw, const mg_cach
     return done;
 }
 
-/* Texel (x, y) of image obj -> its L1 tile id, and its L2 line id. */
-static void tex_ids(const mg_sim *s, const mg_rec *r, unsigned l, uint64_t *l1, uint64_t *l2)
+/* How texels of one image map to L1 tiles and L2 lines. */
+typedef struct tex_map {
+    int64_t  tw, th;        /* tile size in texels */
+    uint64_t per;           /* tiles per L2 line, side by side in x */
+    uint64_t img;           /* the image's id bits */
+} tex_map;
+
+static tex_map tex_map_of(const mg_sim *s, const mg_rec *r)
 {
     const mg_device *dev = s->dev;
     const mg_trace_image *im = &s->hdr->images[r->obj];
-    int64_t tw = dev->tile_w_texels * dev->tile_texel_bytes / (int64_t)im->texel_bytes;
-    if (tw < 1) tw = 1;
-    int64_t th = dev->tile_h_texels;
-    uint64_t tx = (uint64_t)(r->a[l] / tw), ty = (uint64_t)(r->b[l] / th);
-    uint64_t per = (uint64_t)(dev->l2.line / dev->tex_l1.line);   /* tiles per L2 line */
-    if (per < 1) per = 1;
-    uint64_t img = (uint64_t)(r->obj + 1) << 56;
-    *l1 = img | (ty << 28) | tx;
-    *l2 = img | (ty << 28) | (tx / per);
+    tex_map m;
+    m.tw = dev->tile_w_texels * dev->tile_texel_bytes / (int64_t)im->texel_bytes;
+    if (m.tw < 1) m.tw = 1;
+    m.th = dev->tile_h_texels;
+    m.per = (uint64_t)(dev->l2.line / dev->tex_l1.line);
+    if (m.per < 1) m.per = 1;
+    m.img = (uint64_t)(r->obj + 1) << 56;
+    return m;
+}
+
+/* Texel (x, y) of lane l -> its L1 tile id, and its L2 line id. */
+static inline void tex_ids(const tex_map *m, const mg_rec *r, unsigned l, uint64_t *l1,
+                           uint64_t *l2)
+{
+    uint64_t tx = (uint64_t)(r->a[l] / m->tw), ty = (uint64_t)(r->b[l] / m->th);
+    *l1 = m->img | (ty << 28) | tx;
+    *l2 = m->img | (ty << 28) | (tx / m->per);
 }
 
 /* Buffer bytes [a, a+w) of object obj in `space` -> line ids of size line. */
@@ -125,15 +139,18 @@ double mg_mem_access(mg_sim *s, int sp, const mg_rec *r, double t)
     uint32_t n = 0;
     st->lane_accesses += act;
     switch (r->type) {
-    case MG_REC_TEX_READ:
+    case MG_REC_TEX_READ: {
+        tex_map m = tex_map_of(s, r);
         for (unsigned l = 0; l < r->lanes; l++)
-            if (mg_rec_active(r, l)) { tex_ids(s, r, l, &ids[n], &l2ids[n]); n++; }
+            if (mg_rec_active(r, l)) { tex_ids(&m, r, l, &ids[n], &l2ids[n]); n++; }
         n = uniq2(ids, l2ids, n);        /* distinct tiles, each with its L2 line */
         return l1_path(s, MG_LV_TEX_L1, &p->tex_l1, &p->tex, &dev->tex_l1, ids, l2ids, n,
                        bytes, t);
+    }
     case MG_REC_IMG_WRITE: {
+        tex_map m = tex_map_of(s, r);
         for (unsigned l = 0; l < r->lanes; l++)
-            if (mg_rec_active(r, l)) { uint64_t x; tex_ids(s, r, l, &x, &ids[n]); n++; }
+            if (mg_rec_active(r, l)) { uint64_t x; tex_ids(&m, r, l, &x, &ids[n]); n++; }
         n = uniq(ids, n);
         return l2_path(s, ids, n, bytes, t);       /* the texture L1 is read-only */
     }
