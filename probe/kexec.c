@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <time.h>
 
 /* Set e->msg and return status. */
 static int say(mgp_kexec *e, int status, const char *fmt, ...)
@@ -158,13 +160,18 @@ static int build(mgp_kexec *e)
         e->prog = NULL;
         return cl_fail(e, "clCreateProgramWithSource", err, "");
     }
-    char opts[128];
+    char opts[512];
     if (e->instrumented)
         snprintf(opts, sizeof opts, "-cl-std=CL1.2 -DMG_TRACE_LOG -DMG_LOG_CAP=%" PRId64,
                  g->k.log_cap);
     else
         snprintf(opts, sizeof opts, "-cl-std=CL1.2");
+    if (e->extra_opts && *e->extra_opts) {
+        size_t n = strlen(opts);
+        snprintf(opts + n, sizeof opts - n, " %s", e->extra_opts);
+    }
     err = clBuildProgram(e->prog, 1, &e->dev->device, opts, NULL, NULL);
+    if (err == CL_SUCCESS && e->extra_opts && *e->extra_opts) fetch_build_log(e);
     if (err != CL_SUCCESS) {
         fetch_build_log(e);
         cl_fail(e, "clBuildProgram", err, "");
@@ -184,7 +191,8 @@ static int build(mgp_kexec *e)
     if (err != CL_SUCCESS) return cl_fail(e, "clGetKernelWorkGroupInfo", err, g->k.name);
     uint64_t wg = 1;
     for (int i = 0; i < 3; i++) wg *= g->k.local[i] > 0 ? (uint64_t)g->k.local[i] : 1;
-    if (wg > kwg)
+    e->kwg = kwg;
+    if (wg > kwg && !e->dev->lax_wg)
         return say(e, MGP_KX_SKIP, "work group of %" PRIu64 " items exceeds the kernel's "
                    "CL_KERNEL_WORK_GROUP_SIZE %zu on this device", wg, kwg);
     return MGP_KX_OK;
@@ -198,7 +206,17 @@ static int create_tensor(mgp_kexec *e, int i, const mg_host *h)
     size_t bytes = (size_t)mg_tensor_device_bytes(t);
     void *data = NULL;
     cl_mem_flags flags = mem_flags(t);
-    if (t->role == MG_TENSOR_IN) {
+    int keep = e->dev->cpu && t->role == MG_TENSOR_IN && t->layout != MG_TL_IMAGE;
+    if (keep) {                    /* CPU devices: see mgp_kexec_dev.cpu */
+        size_t align = (size_t)2 << 20, size = (bytes + align - 1) / align * align;
+        if (posix_memalign(&data, align, size ? size : align))
+            return say(e, MGP_KX_FAIL, "out of memory for tensor '%s'", t->name);
+        madvise(data, size ? size : align, MADV_HUGEPAGE);   /* advice: may be refused */
+        memset(data, 0, size ? size : align);
+        mg_tensor_pack(t, h->f[i], h->i[i], data);
+        flags |= CL_MEM_USE_HOST_PTR;
+        e->host[i] = data;
+    } else if (t->role == MG_TENSOR_IN) {
         if (!(data = calloc(bytes ? bytes : 1, 1)))
             return say(e, MGP_KX_FAIL, "out of memory for tensor '%s'", t->name);
         mg_tensor_pack(t, h->f[i], h->i[i], data);
@@ -219,7 +237,7 @@ static int create_tensor(mgp_kexec *e, int i, const mg_host *h)
         fn = "clCreateBuffer";
         e->mem[i] = clCreateBuffer(e->dev->ctx, flags, bytes, data, &err);
     }
-    free(data);
+    if (!keep) free(data);
     if (err != CL_SUCCESS) {
         e->mem[i] = NULL;
         return cl_fail(e, fn, err, t->name);
@@ -294,7 +312,14 @@ static int create_memory(mgp_kexec *e, const mg_host *h)
 int mgp_kexec_prepare(mgp_kexec *e, mgp_kexec_dev *dev, const mg_gen *g, const mg_host *h,
                       int instrumented)
 {
+    return mgp_kexec_prepare_opts(e, dev, g, h, instrumented, NULL);
+}
+
+int mgp_kexec_prepare_opts(mgp_kexec *e, mgp_kexec_dev *dev, const mg_gen *g,
+                           const mg_host *h, int instrumented, const char *extra_opts)
+{
     memset(e, 0, sizeof *e);
+    e->extra_opts = extra_opts;
     e->dev = dev;
     e->g = g;
     e->instrumented = instrumented;
@@ -381,6 +406,64 @@ int mgp_kexec_launch(mgp_kexec *e, double *ns)
     return MGP_KX_OK;
 }
 
+/* Seconds since an arbitrary start. */
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int mgp_kexec_run_timed(mgp_kexec *e, double *ns, double timeout_s,
+                        const volatile sig_atomic_t *stop)
+{
+    if (!e->kern) return say(e, MGP_KX_FAIL, "launch of a kernel that was not prepared");
+    const mg_kernel *k = &e->g->k;
+    size_t global[3], local[3];
+    for (int i = 0; i < 3; i++) {
+        global[i] = k->global[i] > 0 ? (size_t)k->global[i] : 1;
+        local[i] = k->local[i] > 0 ? (size_t)k->local[i] : 1;
+    }
+    cl_uint dims = k->work_dim >= 1 && k->work_dim <= 3 ? (cl_uint)k->work_dim : 3;
+    cl_event ev = NULL;
+    cl_int err = clEnqueueNDRangeKernel(e->dev->queue, e->kern, dims, NULL, global, local, 0,
+                                        NULL, &ev);
+    if (err != CL_SUCCESS) return cl_fail(e, "clEnqueueNDRangeKernel", err, k->name);
+    if ((err = clFlush(e->dev->queue)) != CL_SUCCESS) {
+        clReleaseEvent(ev);
+        return cl_fail(e, "clFlush", err, k->name);
+    }
+    double t0 = mono_s();
+    for (;;) {
+        cl_int st = CL_QUEUED;
+        err = clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL);
+        if (err != CL_SUCCESS) {
+            clReleaseEvent(ev);
+            return cl_fail(e, "clGetEventInfo", err, k->name);
+        }
+        if (st < 0) {            /* the command failed: st is its error code */
+            clReleaseEvent(ev);
+            return cl_fail(e, "kernel execution", st, k->name);
+        }
+        if (st == CL_COMPLETE) break;
+        if ((stop && *stop) || (timeout_s > 0 && mono_s() - t0 > timeout_s)) {
+            clReleaseEvent(ev);
+            return say(e, MGP_KX_HUNG, "%s: the kernel did not finish within %.1f s%s",
+                       k->name, mono_s() - t0, stop && *stop ? " (interrupted)" : "");
+        }
+        struct timespec nap = {0, 200000};
+        nanosleep(&nap, NULL);
+    }
+    cl_ulong a = 0, b = 0;
+    err = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof a, &a, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof b, &b, NULL);
+    clReleaseEvent(ev);
+    if (err != CL_SUCCESS) return cl_fail(e, "clGetEventProfilingInfo", err, k->name);
+    if (ns) *ns = b >= a ? (double)(b - a) : 0.0;
+    return MGP_KX_OK;
+}
+
 /* Read output tensor i into h.  Returns MGP_KX_OK or FAIL. */
 static int read_tensor(mgp_kexec *e, int i, mg_host *h)
 {
@@ -435,6 +518,11 @@ void mgp_kexec_release(mgp_kexec *e)
 {
     for (int i = 0; i < MG_MAX_TENSORS; i++)
         if (e->mem[i]) clReleaseMemObject(e->mem[i]);
+    if (e->dev && e->dev->queue) clFinish(e->dev->queue);   /* before the host memory goes */
+    for (int i = 0; i < MG_MAX_TENSORS; i++) {
+        free(e->host[i]);
+        e->host[i] = NULL;
+    }
     if (e->log) clReleaseMemObject(e->log);
     if (e->kern) clReleaseKernel(e->kern);
     if (e->prog) clReleaseProgram(e->prog);

@@ -25,9 +25,10 @@
 #include "util/diag.h"
 
 #include <stddef.h>
+#include <signal.h>
 #include <stdint.h>
 
-enum { MGP_KX_OK = 0, MGP_KX_SKIP = 1, MGP_KX_FAIL = 2 };
+enum { MGP_KX_OK = 0, MGP_KX_SKIP = 1, MGP_KX_FAIL = 2, MGP_KX_HUNG = 3 };
 
 #define MGP_KX_MSG_MAX 512
 
@@ -48,6 +49,15 @@ typedef struct mgp_kexec_dev {
     cl_ulong         local_mem;       /* CL_DEVICE_LOCAL_MEM_SIZE */
     cl_ulong         const_mem;       /* CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE */
     cl_ulong         max_alloc;       /* CL_DEVICE_MAX_MEM_ALLOC_SIZE */
+    int              lax_wg;          /* launch work groups larger than the kernel's
+                                         CL_KERNEL_WORK_GROUP_SIZE anyway (the probe:
+                                         NVIDIA reports 256 for kernels that launch at
+                                         1024; the launch itself says when not) */
+    int              cpu;             /* CL_DEVICE_TYPE_CPU: input buffers live in
+                                         2 MiB-aligned host memory advised for huge
+                                         pages (CL_MEM_USE_HOST_PTR), so a pointer
+                                         chase sees the caches, not the TLB or the
+                                         page colouring of 4 KiB pages */
 } mgp_kexec_dev;
 
 /* Open device pi:di (as `mgprobe devices` numbers them).  Returns 0; or -1
@@ -68,10 +78,13 @@ typedef struct mgp_kexec {
     cl_program     prog;
     cl_kernel      kern;
     cl_mem         mem[MG_MAX_TENSORS];
+    void          *host[MG_MAX_TENSORS];  /* cpu: the host memory behind input buffers */
     cl_mem         log;               /* instrumented: the access log */
     size_t         log_words;
     void          *poison;            /* 0xFF bytes, as large as the largest output */
-    char          *build_log;         /* after a build failure (else NULL) */
+    char          *build_log;         /* after a build failure, or with extra options */
+    size_t         kwg;               /* CL_KERNEL_WORK_GROUP_SIZE after the build */
+    const char    *extra_opts;        /* appended to the build options (or NULL) */
     char           msg[MGP_KX_MSG_MAX];
 } mgp_kexec;
 
@@ -84,6 +97,20 @@ typedef struct mgp_kexec {
  * log in e->build_log).  e must be released in every case. */
 int mgp_kexec_prepare(mgp_kexec *e, mgp_kexec_dev *dev, const mg_gen *g, const mg_host *h,
                       int instrumented);
+
+/* mgp_kexec_prepare with extra build options appended (NULL: none); after
+ * a successful build with extra options the build log is kept in
+ * e->build_log too (e.g. NVIDIA's -cl-nv-verbose register report). */
+int mgp_kexec_prepare_opts(mgp_kexec *e, mgp_kexec_dev *dev, const mg_gen *g,
+                           const mg_host *h, int instrumented, const char *extra_opts);
+
+/* Run the NDRange once for timing: no poisoning, the wait polls the event
+ * (about every 0.2 ms) and gives up after timeout_s seconds (0: never) or
+ * as soon as *stop is nonzero (stop may be NULL): MGP_KX_HUNG, the kernel
+ * possibly still running.  *ns is the execution time from event
+ * profiling.  Returns MGP_KX_OK, MGP_KX_FAIL or MGP_KX_HUNG. */
+int mgp_kexec_run_timed(mgp_kexec *e, double *ns, double timeout_s,
+                        const volatile sig_atomic_t *stop);
 
 /* Poison the outputs, zero the log, run the NDRange of the plan and wait
  * for it.  When ns is not NULL, *ns is the kernel's execution time from

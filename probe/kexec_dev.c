@@ -122,6 +122,10 @@ static int query_caps(mgp_kexec_dev *x, mg_diag *d)
     if ((err = mgp_cl_device_ulong(x->device, CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE,
                                    &x->const_mem)))
         goto fail;
+    cl_device_type type = 0;
+    fn = "clGetDeviceInfo(CL_DEVICE_TYPE)";
+    if ((err = mgp_cl_device_ulong(x->device, CL_DEVICE_TYPE, &type))) goto fail;
+    x->cpu = (type & CL_DEVICE_TYPE_CPU) != 0;
     fn = "clGetDeviceInfo(CL_DEVICE_MAX_MEM_ALLOC_SIZE)";
     if ((err = mgp_cl_device_ulong(x->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, &x->max_alloc)))
         goto fail;

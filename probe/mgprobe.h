@@ -32,5 +32,8 @@ int mgp_usage_error(const char *cmd, const char *fmt, ...)
 /* The subcommands. */
 int mgp_cmd_devices(int argc, char **argv);
 int mgp_cmd_verify(int argc, char **argv);
+int mgp_cmd_run(int argc, char **argv);
+int mgp_cmd_time(int argc, char **argv);
+int mgp_cmd_check(int argc, char **argv);
 
 #endif

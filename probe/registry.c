@@ -13,6 +13,12 @@ const mgp_command mgp_commands[] = {
      mgp_cmd_devices},
     {"verify", "run generated kernels: results vs the CPU reference, accesses vs the trace",
      mgp_cmd_verify},
+    {"run", "measure the device's architecture (warp, ALUs, registers, caches, bandwidth)",
+     mgp_cmd_run},
+    {"time", "time a kernel suite: outputs checked against the CPU reference, then timed",
+     mgp_cmd_time},
+    {"check", "validate profiles, curves, timings and suites against their schemas",
+     mgp_cmd_check},
     {NULL, NULL, NULL},
 };
 

@@ -84,6 +84,36 @@ static int compare_int(const mg_tensor *t, const int32_t *ref, const int32_t *go
     return 1;
 }
 
+/* Check a tensor whose consecutive blocks of b elements must each be a
+ * permutation of 0..b-1 (the device's execution order); 0 or 1 with why. */
+static int compare_perm(const mg_tensor *t, const int32_t *got, int64_t b, char *why,
+                        size_t len)
+{
+    int64_t n = mg_tensor_elems(t);
+    unsigned char *seen = calloc((size_t)b, 1);
+    if (!seen) {
+        snprintf(why, len, "output '%s': out of memory for the permutation check", t->name);
+        return 1;
+    }
+    int bad = 0;
+    for (int64_t q = 0; q * b < n && !bad; q++) {
+        memset(seen, 0, (size_t)b);
+        for (int64_t e = q * b; e < (q + 1) * b && e < n; e++) {
+            int32_t v = got[e];
+            if (v < 0 || v >= b || seen[v]) {
+                snprintf(why, len, "output '%s': block %" PRId64 " is not a permutation of "
+                         "0..%" PRId64 ": element %" PRId64 " is %" PRId32 "%s", t->name, q,
+                         b - 1, e - q * b, v, v >= 0 && v < b ? " (a repeat)" : "");
+                bad = 1;
+                break;
+            }
+            seen[v] = 1;
+        }
+    }
+    free(seen);
+    return bad;
+}
+
 int mgp_vcheck_outputs(const mg_gen *g, const mg_host *ref, const mg_host *got, double tol,
                        char *why, size_t len)
 {
@@ -91,7 +121,9 @@ int mgp_vcheck_outputs(const mg_gen *g, const mg_host *ref, const mg_host *got, 
     for (int i = 0; i < g->k.n_tensors; i++) {
         const mg_tensor *t = &g->k.t[i];
         if (t->role != MG_TENSOR_OUT) continue;
-        int bad = t->dtype == MG_DT_I32
+        int bad = t->perm_block > 0 && t->dtype == MG_DT_I32
+                      ? compare_perm(t, got->i[i], t->perm_block, why, len)
+                  : t->dtype == MG_DT_I32
                       ? compare_int(t, ref->i[i], got->i[i], why, len)
                       : compare_float(t, ref->f[i], got->f[i], tol, rel_floor, why, len);
         if (bad) return 1;

@@ -43,7 +43,10 @@ double mgp_vcheck_terms(const mg_gen *g);
 double mgp_vcheck_floor(const mg_gen *g);
 
 /* Compare every output tensor of g in got with ref (float tensors within
- * tol, relative to max(|ref|, mgp_vcheck_floor(g)); integer ones exactly;
+ * tol, relative to max(|ref|, mgp_vcheck_floor(g)); integer ones exactly,
+ * except a tensor with a perm_block (the device's execution order, e.g.
+ * atomic tickets), whose every block must be a permutation of
+ * 0..perm_block-1;
  * NaN never passes).  Returns 0 when all match;
  * otherwise 1 with the first wrong element of the first wrong tensor, the
  * number wrong and the worst error, in why. */

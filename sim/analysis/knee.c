@@ -52,6 +52,15 @@ double mg_knee_spread(const double *v, int n)
     return m > 0 ? (hi - lo) / m : 0;
 }
 
+double mg_knee_noise(const double *v, int n)
+{
+    if (n < 2) return 0;
+    double m = mg_knee_median(v, n), dev[MG_KNEE_MAX_POINTS];
+    if (!(m > 0) || n > MG_KNEE_MAX_POINTS) return 0;
+    for (int i = 0; i < n; i++) dev[i] = fabs(v[i] - m);
+    return 1.4826 * mg_knee_median(dev, n) / m;
+}
+
 /* Check the input; fill why and return -1 when unusable. */
 static int check_input(const double *x, const double *y, int n, char *why, size_t len)
 {
@@ -72,22 +81,22 @@ static int check_input(const double *x, const double *y, int n, char *why, size_
     return 0;
 }
 
-/* Repetition noise: half the median relative spread (the range of 3-5
- * repetitions is about 2 sigma); 0 without spreads. */
-static double rep_noise(const double *spread, int n)
+/* Repetition noise: the median of the points' relative noise; 0 without. */
+static double rep_noise(const double *noise, int n)
 {
-    return spread ? 0.5 * mg_knee_median(spread, n) : 0;
+    return noise ? mg_knee_median(noise, n) : 0;
 }
 
-/* Point-to-point roughness: sigma from the lower quartile of |dl| (robust
- * to up to 3/4 of the intervals being steps): for normal noise of sigma,
- * |dl| is half-normal of scale sigma sqrt(2), whose 0.25 quantile is
- * 0.3186 sigma sqrt(2). */
+/* Point-to-point roughness from second differences (blind to smooth
+ * trends): for normal noise of sigma, d2 = l[i+1] - 2 l[i] + l[i-1] is
+ * normal of scale sigma sqrt(6), and the 0.25 quantile of |d2| is
+ * 0.3186 sigma sqrt(6); the lower quartile keeps the estimate robust when
+ * up to 3/4 of the second differences touch a step. */
 static double roughness(const double *l, int n)
 {
     double d[MG_KNEE_MAX_POINTS];
-    for (int i = 0; i + 1 < n; i++) d[i] = fabs(l[i + 1] - l[i]);
-    return quantile(d, n - 1, 0.25) / (0.3186 * sqrt(2.0));
+    for (int i = 1; i + 1 < n; i++) d[i - 1] = fabs(l[i + 1] - 2 * l[i] + l[i - 1]);
+    return quantile(d, n - 2, 0.25) / (0.3186 * sqrt(6.0));
 }
 
 /* The median of l over segment s, outliers (out[i]) excluded. */
@@ -163,7 +172,7 @@ static int segment(const double *l, int n, double thr, int persist, unsigned cha
     return ns + 1;
 }
 
-int mg_knee_steps(const double *x, const double *y, const double *spread, int n,
+int mg_knee_steps(const double *x, const double *y, const double *noise, int n,
                   const mg_knee_opts *opts, mg_knee_result *r)
 {
     mg_knee_opts o;
@@ -176,7 +185,7 @@ int mg_knee_steps(const double *x, const double *y, const double *spread, int n,
     unsigned char out[MG_KNEE_MAX_POINTS];
     memset(out, 0, sizeof out);
     for (int i = 0; i < n; i++) l[i] = log(y[i]);
-    double s_rep = rep_noise(spread, n), s_curve = roughness(l, n);
+    double s_rep = rep_noise(noise, n), s_curve = roughness(l, n);
     r->sigma = s_rep > s_curve ? s_rep : s_curve;
     r->thr = fmax(log(1 + o.min_step), o.noise_k * r->sigma);
     if (r->sigma > o.max_noise) {
@@ -266,13 +275,10 @@ const mg_knee_step *mg_knee_largest(const mg_knee_result *r, int dir)
     return best;
 }
 
-int mg_knee_saturation(const double *x, const double *y, const double *spread, int n,
+int mg_knee_saturation(const double *x, const double *y, const double *noise, int n,
                        const mg_knee_opts *opts, double *x_sat, double *conf, char *why,
                        int why_len)
 {
-    mg_knee_opts o;
-    if (opts) o = *opts;
-    else mg_knee_opts_default(&o);
     char tmp[160];
     if (!why || why_len <= 0) {
         why = tmp;
@@ -281,36 +287,37 @@ int mg_knee_saturation(const double *x, const double *y, const double *spread, i
     why[0] = '\0';
     *x_sat = 0;
     *conf = 0;
-    if (check_input(x, y, n, why, (size_t)why_len)) return -1;
-    double l[MG_KNEE_MAX_POINTS] = {0};
-    for (int i = 0; i < n; i++) l[i] = log(y[i]);
-    double sigma = rep_noise(spread, n);
-    if (sigma > o.max_noise) {
-        snprintf(why, (size_t)why_len, "too noisy: noise %.0f%% > %.0f%%", 100 * sigma,
-                 100 * o.max_noise);
+    mg_knee_result r;
+    if (mg_knee_steps(x, y, noise, n, opts, &r)) {
+        snprintf(why, (size_t)why_len, "%s", r.why);
         return -1;
     }
-    double thr = fmax(log(1 + o.min_step), o.noise_k * sigma);
-    double peak = l[0], near[MG_KNEE_MAX_POINTS];
-    for (int i = 1; i < n; i++)
-        if (l[i] > peak) peak = l[i];
-    int k = 0;
-    for (int i = 0; i < n; i++)
-        if (l[i] >= peak - thr) near[k++] = l[i];
-    double level = mg_knee_median(near, k);
-    if (level - l[0] <= 2 * thr) {
-        snprintf(why, (size_t)why_len, "the curve does not rise: peak/first = %.2f, need > %.2f",
-                 exp(level - l[0]), exp(2 * thr));
+    if (!r.determined) {
+        snprintf(why, (size_t)why_len, "%s", r.why);
         return -1;
     }
-    int is = 0;
-    while (is < n && l[is] < level - thr) is++;
-    if (is == 0 || is >= n) {
-        snprintf(why, (size_t)why_len, "no rise before the peak level");
+    const mg_knee_step *s = mg_knee_first(&r, 1, 0.5);
+    if (!s) {
+        snprintf(why, (size_t)why_len, "the curve does not rise (no up-step of more than "
+                 "%.0f%%)", 100 * (exp(r.thr) - 1));
         return -1;
     }
-    *x_sat = x[is];
-    double gap = level - l[is - 1];
-    *conf = fmin(0.99, fmax(0.3, 0.5 + 0.25 * (gap / thr - 1)));
+    *x_sat = s->x_hi;
+    *conf = s->confidence;
     return 0;
+}
+
+int mg_knee_jump(const double *x, const double *y, int n, double factor, double *x_last,
+                 double *conf)
+{
+    *x_last = 0;
+    *conf = 0;
+    if (n < 2 || !(y[0] > 0)) return -1;
+    for (int i = 1; i < n; i++) {
+        if (y[i] <= factor * y[0]) continue;
+        *x_last = x[i - 1];
+        *conf = y[i] >= 1.6 * y[0] ? 0.9 : 0.6;
+        return 0;
+    }
+    return -1;
 }

@@ -4,13 +4,17 @@
  *
  * A curve is n points (x[i], y[i]), x increasing, y > 0 the median of
  * several repetitions (mg_knee_median), optionally with each point's
- * relative spread (mg_knee_spread).  The method, every threshold stated:
+ * relative noise (mg_knee_noise: 1.4826 x the median absolute deviation /
+ * the median, a standard deviation that one or two disturbed repetitions
+ * of five do not inflate).  The method, every threshold stated:
  *
  *  1. Work in log y, so a step is a ratio whatever the scale.
  *  2. Noise.  sigma = the larger of
- *       - the median of the points' relative spreads (repetition noise),
- *       - 1.4826 x median |log y[i+1] - log y[i]| / sqrt(2) (point-to-point
- *         roughness; the median ignores the few real steps).
+ *       - the median of the points' relative noise (repetitions),
+ *       - the point-to-point roughness: the lower quartile of the second
+ *         differences |l[i+1] - 2 l[i] + l[i-1]| of l = log y, divided by
+ *         0.3186 sqrt(6) (their quartile for normal noise), which ignores
+ *         smooth trends and up to 3/4 of the points being near a step.
  *     A curve with sigma > max_noise (0.25) is "undetermined: too noisy".
  *  3. Threshold.  thr = max(log(1 + min_step), noise_k x sigma), with
  *     min_step 0.15 (a 15 % change) and noise_k 4.
@@ -26,8 +30,9 @@
  *     one gradual transition and are merged.  Each step reports x_lo (the
  *     last x on the old level), x_hi (the first x on the new one), x_mid
  *     (where the curve crosses the geometric mean of the two levels,
- *     interpolated in log x and log y: the size estimate of a cache), the
- *     levels and their ratio.
+ *     interpolated in log x and log y), the levels and their ratio.  (The
+ *     probe's cache aspects take x_hi as a cache's size: for a cyclic
+ *     chase over an LRU cache, the first footprint past its capacity.)
  *  6. Confidence of a step, in [0, 0.99]: with z = |log ratio| / thr >= 1,
  *     c = min(0.99, 0.5 + 0.25 (z - 1)), times 0.7 when the new level is
  *     a single point at the end of the curve, times 0.8 when the old level
@@ -35,8 +40,18 @@
  *
  * mg_knee_saturation answers the other question a sweep asks: where a
  * rising curve stops rising (the line size from a stride sweep): the
- * smallest x whose y reaches the peak level within thr, where the peak
- * level is the median of the points within thr of the maximum.
+ * first point on the new level of the first up-step (x_hi; a rise over
+ * several points is one merged step), with that step's confidence.  What
+ * the curve does after (a stride sweep can fall again once few lines
+ * remain) does not matter.
+ *
+ * mg_knee_jump is for staircases whose first step is all that matters
+ * (groups that run at once): the last x before y first exceeds `factor`
+ * (the caller's: 1.5 for groups) x the curve's first value; its
+ * confidence is 0.9 when the point
+ * after is at least 1.6 x the first value (a clear step), else 0.6.
+ * Segmentation can take a staircase that steps every other point for
+ * noise; this cannot.
  */
 #ifndef MG_KNEE_H
 #define MG_KNEE_H
@@ -85,12 +100,16 @@ double mg_knee_median(const double *v, int n);
  * the median is not positive). */
 double mg_knee_spread(const double *v, int n);
 
-/* Segment the curve and find its steps (method above).  spread may be
- * NULL.  opts NULL means the defaults.  Returns 0 with *r filled (r->
+/* Relative noise of repetitions: 1.4826 x median |v - median| / median
+ * (0 when n < 2 or the median is not positive). */
+double mg_knee_noise(const double *v, int n);
+
+/* Segment the curve and find its steps (method above).  noise (each
+ * point's relative noise) may be NULL.  opts NULL means the defaults.  Returns 0 with *r filled (r->
  * determined may still be 0), or -1 when the input is unusable (n < 3,
  * more than MG_KNEE_MAX_POINTS, x not increasing, y not finite and
  * positive), with r->why set. */
-int mg_knee_steps(const double *x, const double *y, const double *spread, int n,
+int mg_knee_steps(const double *x, const double *y, const double *noise, int n,
                   const mg_knee_opts *opts, mg_knee_result *r);
 
 /* The first step in direction dir (+1 up, -1 down) with confidence >=
@@ -100,13 +119,16 @@ const mg_knee_step *mg_knee_first(const mg_knee_result *r, int dir, double min_c
 /* The largest step (by |log ratio|) in direction dir, or NULL. */
 const mg_knee_step *mg_knee_largest(const mg_knee_result *r, int dir);
 
-/* Saturation of a rising curve: sets *x_sat to the smallest x whose y
- * reaches the peak level (see above) and *conf to a confidence; returns 0,
- * or -1 (undetermined: why in the message buffer) when the curve does not
- * rise by more than 2 thr from its first point to the peak, or is too
- * noisy.  why may be NULL. */
-int mg_knee_saturation(const double *x, const double *y, const double *spread, int n,
+/* Saturation of a rising curve (see above): sets *x_sat and *conf;
+ * returns 0, or -1 (undetermined: why in the message buffer) when there
+ * is no up-step or the curve is too noisy.  why may be NULL. */
+int mg_knee_saturation(const double *x, const double *y, const double *noise, int n,
                        const mg_knee_opts *opts, double *x_sat, double *conf, char *why,
                        int why_len);
+
+/* The first jump (see above): sets *x_last and *conf and returns 0, or
+ * -1 when y never exceeds factor x y[0] (no jump) or n < 2. */
+int mg_knee_jump(const double *x, const double *y, int n, double factor, double *x_last,
+                 double *conf);
 
 #endif

@@ -9,7 +9,7 @@
 #include <string.h>
 
 const char *const mg_profile_aspects[] = {
-    "warp", "alu", "flops", "regs", "cache_buffer", "cache_image", "bw_buffer", "bw_image",
+    "warp", "flops", "alu", "regs", "cache_buffer", "cache_image", "bw_buffer", "bw_image",
     "bw_local", "bw_constant", "dram", "rstride2d", NULL,
 };
 

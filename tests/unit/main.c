@@ -19,7 +19,7 @@ int main(int argc, char **argv)
         add_trace_corpus_suite,
         add_ops_matmul_suite, add_ops_softmax_suite, add_ops_layernorm_suite,
         add_ops_micro_suite,
-        add_knee_suite, add_ops_probe_suite,
+        add_knee_suite, add_ops_probe_suite, add_profile_suite,
         add_search_suite,
     };
     if (CU_initialize_registry() != CUE_SUCCESS) return 2;

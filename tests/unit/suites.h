@@ -30,6 +30,7 @@ int add_ops_layernorm_suite(void);
 int add_ops_micro_suite(void);
 int add_knee_suite(void);
 int add_ops_probe_suite(void);
+int add_profile_suite(void);
 int add_search_suite(void);
 
 #endif

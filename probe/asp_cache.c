@@ -1,0 +1,356 @@
+/*
+ * asp_cache.c - the cache_buffer and cache_image aspects (romou 3.1
+ * "memory hierarchy", Fig 6; ArchProbe's pointer chase).
+ *
+ * Sizes: one work item chases a chain of 64-byte steps through a footprint
+ * of R bytes, R = 1 KiB .. mgp_big_footprint (at least 256 MiB where the
+ * device allows) in quarter octaves up to 64 MiB, octaves beyond (pchase order=random page=4096: a random
+ * cycle that takes the footprint one 4 KiB page at a time, so neither a
+ * CPU prefetcher nor the TLB fakes a cache; below 16 KiB fully random).
+ * Each launch walks the whole cycle at least once (the warm-up launch
+ * fills the caches), and long enough for min_ms, but at most 0.4 s (images:
+ * 1 s): past that a launch covers only part of the cycle, which matters
+ * only far beyond the last cache.  y = ns
+ * per access (median); the knees are found on each point's minimum over
+ * its repetitions, as interference only ever adds latency.  The up-steps
+ * of knee.h (with a 35 % least step, not 15 %) are the cache levels, up
+ * to four; each step is refined with three more
+ * footprints between its last point on the old level and its first on
+ * the new.  Level i's size is the i-th step's first footprint on the new
+ * plateau: for a cyclic chase over an LRU cache, the first footprint past
+ * the capacity (misses start a little earlier in a physically indexed
+ * cache, from page colouring, and the transition ends at its capacity);
+ * its latency is the i-th plateau; the last plateau is memory.  A 64-byte
+ * step never exceeds a line, so each level's knee sits at its capacity
+ * whatever its line size.
+ *
+ * Line: at R = 4 x the first level whose miss at least doubles the
+ * latency (x1.5 on CPUs; at least 64 KiB, under half the next level), the
+ * step swept over
+ * 4 .. 1024 bytes in the same paged random order: while the step is under
+ * a line, several accesses of a page share each line (hits), so the time
+ * rises with the step until it reaches the line and then stays flat: the
+ * line is the saturation point (knee.h) of the minimum latency.
+ *
+ * Images (1-channel int32 texels, rows of 1024 texels): the same range
+ * sweep, and the line's 2D shape: its width in bytes from the step sweep
+ * along rows, its height in rows from a lattice walk (pchase stride_y) over
+ * a 4096 x 4096 image: points 64 texels apart along x, lattice rows sy
+ * image rows apart, sy = 1 .. 32: the walk comes back to a line one
+ * lattice row (64 accesses) later while sy is under the line's height.
+ */
+#include "aspect.h"
+#include "analysis/knee.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define STEP 64                    /* bytes between chased buffer elements */
+#define STEP_IMG 16                /* bytes between chased texels: 4, under a tile's width */
+#define MAX_PTS 96
+#define LEVEL_STEP 0.35            /* a cache level changes the latency by >= 35 %:
+                                      slow drifts inside a level (TLB reach, set
+                                      conflicts: +35 % across the H100's L1, as
+                                      segment medians) are not levels */
+
+/* The chase's format for a footprint r (bytes); NULL when r does not fit. */
+static const char *chase_fmt(const mgp_arun *a, int img, int64_t r, int64_t stride, char *buf,
+                             size_t len)
+{
+    const mgp_kexec_dev *x = a->dp->x;
+    char page[32] = "";
+    if (r >= 16384) snprintf(page, sizeof page, " page=4096");
+    if (!img) {
+        snprintf(buf, len, "pchase mem=buffer order=random range=%lld stride=%lld%s iters=%%lld",
+                 (long long)r, (long long)stride, page);
+        return buf;
+    }
+    int64_t w = r < 4096 ? r / 4 : r <= ((int64_t)64 << 20) ? 1024 : 4096;
+    int64_t h = r / 4 / w;
+    if ((size_t)w > x->img_w || (size_t)h > x->img_h || h > 16384) return NULL;
+    snprintf(buf, len, "pchase mem=image order=random range=%lld stride=%lld W=%lld%s "
+             "iters=%%lld", (long long)r, (long long)stride, (long long)w, page);
+    return buf;
+}
+
+/* The footprints of the range sweep, rounded so the chase is valid. */
+static int ranges(const mgp_arun *a, int img, int64_t *out)
+{
+    const mgp_kexec_dev *x = a->dp->x;
+    if (a->quick) {
+        static const int64_t q[] = {4096, 16384, 65536, 262144};
+        memcpy(out, q, sizeof q);
+        return 4;
+    }
+    double top = mgp_big_footprint(a);
+    if (img) top = fmin(top, (double)x->img_w * (double)x->img_h * 4);
+    int n = 0;
+    for (int k = 0; n < MAX_PTS; k++) {
+        double v = 1024 * pow(2, k / 4.0);
+        if (v > 64.0 * (1 << 20)) v = 64.0 * (1 << 20) * pow(2, k - 64);   /* octaves past 64 MiB */
+        if (v > top) break;
+        int64_t q = v >= 16384 ? (img && v > 64.0 * (1 << 20) ? 16384 : 4096)
+                    : img && v >= 4096 ? 4096 : STEP;
+        int64_t r = mgp_round_to(v, q);
+        if (n && r <= out[n - 1]) continue;
+        if (a->min_footprint > 0 && (double)r < a->min_footprint) continue;
+        out[n++] = r;
+    }
+    return n;
+}
+
+/* The first level's size from an earlier conclusion of this aspect's run. */
+static double lookup(const cJSON *conclusion, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(conclusion, key), "value");
+    return cJSON_IsNumber(v) ? v->valuedouble : 0;
+}
+
+/* The measured points of a sweep, kept sorted by x. */
+typedef struct sweep {
+    int    n;
+    double x[MAX_PTS], y[MAX_PTS];     /* y: the minimum ns per access */
+    double per;                        /* the last point's ns per access */
+} sweep;
+
+/* Measure the chase at footprint r into the curve and (when it ran) into
+ * sw.  Returns 0; 1 when the point failed (noted); -1 when the aspect must
+ * stop (failed first point, budget, SIGINT, hang). */
+static int chase_point(mgp_arun *a, int img, int64_t r, cJSON *pts, sweep *sw)
+{
+    char fmt[256];
+    int64_t step = img ? STEP_IMG : STEP;
+    if (!chase_fmt(a, img, r, step, fmt, sizeof fmt)) return 1;
+    int64_t n = r / step;                           /* one cycle */
+    int64_t start = n;
+    double cap_ns = img ? 1.0e9 : 0.4e9;            /* one launch: 0.4 s, images 1 s */
+    if (sw->per > 0) {
+        start = (int64_t)fmax((double)n, ceil(1.3e6 * a->t->min_ms / sw->per));
+        if (sw->per * (double)start > cap_ns) start = (int64_t)(cap_ns / sw->per);
+    }
+    mgp_point p;
+    if (mgp_take(a, fmt, start, (int64_t)1 << 26, &p)) return -1;
+    double y = p.status == MGP_TP_OK ? p.median / (double)p.scale : NAN;
+    mgp_point_add(pts, (double)r, y, &p);
+    if (p.status != MGP_TP_OK) {
+        if (sw->n == 0) {
+            mgp_fail(a, p.status == MGP_TP_SKIP ? MGP_AS_SKIPPED : MGP_AS_ERROR, "%s: %s",
+                     p.schedule[0] ? p.schedule : fmt, p.msg);
+            return -1;
+        }
+        mgp_note(a, "range %lld: %s", (long long)r, p.msg);
+        return 1;
+    }
+    sw->per = y;
+    int i = sw->n;
+    while (i > 0 && sw->x[i - 1] > (double)r) {
+        sw->x[i] = sw->x[i - 1];
+        sw->y[i] = sw->y[i - 1];
+        i--;
+    }
+    sw->x[i] = (double)r;
+    sw->y[i] = p.min / (double)p.scale;
+    sw->n++;
+    return 0;
+}
+
+/* Range sweep and its conclusions.  Returns 0, or -1 when the sweep ended
+ * early or nothing ran.  The knees are found on each point's minimum
+ * (interference only adds latency; y in the curve stays the median), then
+ * every up-step gets three more footprints between its last point on the
+ * old level and its first on the new, and the knees are found again. */
+static int size_sweep(mgp_arun *a, int img)
+{
+    int64_t rs[MAX_PTS];
+    int nr = ranges(a, img, rs);
+    cJSON *pts = mgp_series(a, "range_sweep", "footprint_bytes", "ns_per_access");
+    sweep sw;
+    memset(&sw, 0, sizeof sw);
+    for (int i = 0; i < nr; i++)
+        if (chase_point(a, img, rs[i], pts, &sw) < 0) break;
+    if (a->state != MGP_AS_RUNNING || a->stopped || a->hung) return -1;
+    mg_knee_result r;
+    mg_knee_opts ko;
+    mg_knee_opts_default(&ko);
+    ko.min_step = LEVEL_STEP;
+    const char *m = "the first footprint on the next plateau of the i-th up-step (>= x1.35) of "
+                    "the minimum latency over the footprint, refined to 1/16 octave (random "
+                    "paged chase, 64-byte steps; images 16)";
+    if (sw.n < 3 || mg_knee_steps(sw.x, sw.y, NULL, sw.n, &ko, &r) || !r.determined) {
+        mgp_conclude_none(a, "l1_size", "bytes", m, "%s", sw.n < 3 ? "too few points" : r.why);
+        return 0;
+    }
+    int refined = 0;
+    for (int s = 0; s < r.n_steps && !a->budget && !a->stopped && !a->hung; s++) {
+        const mg_knee_step *st = &r.step[s];
+        if (st->ratio <= 1 || st->confidence < 0.5 || st->x_hi / st->x_lo < 1.06) continue;
+        for (int j = 1; j <= 3 && sw.n < MAX_PTS; j++) {
+            double v = st->x_lo * pow(st->x_hi / st->x_lo, j / 4.0);
+            int64_t q = img && v > 64.0 * (1 << 20) ? 16384 : v >= 16384 ? 4096 : STEP;
+            int64_t rr = mgp_round_to(v, q);
+            if ((double)rr <= st->x_lo || (double)rr >= st->x_hi) continue;
+            int dup = 0;
+            for (int i = 0; i < sw.n; i++) dup |= sw.x[i] == (double)rr;
+            if (dup) continue;
+            if (chase_point(a, img, rr, pts, &sw) < 0) break;
+            refined++;
+        }
+    }
+    if (a->stopped || a->hung) return -1;
+    if (refined && (mg_knee_steps(sw.x, sw.y, NULL, sw.n, &ko, &r) || !r.determined)) {
+        mgp_conclude_none(a, "l1_size", "bytes", m, "after refinement: %s", r.why);
+        return 0;
+    }
+    int lv = 0;
+    for (int s = 0; s < r.n_steps && lv < 4; s++) {
+        const mg_knee_step *st = &r.step[s];
+        if (st->ratio <= 1 || st->confidence < 0.5) continue;
+        char key[32];
+        snprintf(key, sizeof key, "l%d_size", lv + 1);
+        mgp_conclude(a, key, st->x_hi, "bytes", st->confidence, m);
+        snprintf(key, sizeof key, "l%d_latency_ns", lv + 1);
+        mgp_conclude(a, key, st->y_before, "ns", st->confidence,
+                     "the minimum-latency plateau below the step");
+        mgp_note(a, "step %d: x%.2f, last footprint on the old level %g, first on the new %g, "
+                 "mid-level crossing %.0f bytes (%.2f -> %.2f ns)", lv + 1, st->ratio, st->x_lo,
+                 st->x_hi, st->x_mid, st->y_before, st->y_after);
+        lv++;
+    }
+    if (lv == 0) {
+        mgp_conclude_none(a, "l1_size", "bytes", m, "the latency never stepped up over %g .. "
+                          "%g bytes", sw.x[0], sw.x[sw.n - 1]);
+        return 0;
+    }
+    mgp_conclude(a, "memory_latency_ns", r.seg[r.n_segs - 1].level, "ns", 0.8,
+                 "the last plateau of the range sweep (minimum latency)");
+    mgp_conclude(a, "levels", lv, "caches", 0.8, "up-steps of the range sweep");
+    return 0;
+}
+
+/* Step sweep at footprint r (bytes): saturation -> line; key names it. */
+static void step_sweep(mgp_arun *a, int img, int64_t r, const char *key)
+{
+    static const int64_t full[] = {4, 8, 16, 32, 64, 128, 256, 512, 1024};
+    static const int64_t quick[] = {4, 16, 64, 256};
+    const int64_t *list = a->quick ? quick : full;
+    int n = a->quick ? 4 : 9;
+    char name[64];
+    snprintf(name, sizeof name, "step_sweep_at_%lld", (long long)r);
+    cJSON *pts = mgp_series(a, name, "step_bytes", "ns_per_access");
+    double xs[16], ys[16], per = 0;
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        char fmt[256];
+        if (!chase_fmt(a, img, r, list[i], fmt, sizeof fmt)) break;
+        int64_t cyc = r / list[i];
+        int64_t start = per > 0 ? (int64_t)fmax((double)cyc, ceil(1.3e6 * a->t->min_ms / per))
+                                : cyc;
+        mgp_point p;
+        if (mgp_take(a, fmt, start, (int64_t)1 << 26, &p)) return;
+        double y = p.status == MGP_TP_OK ? p.median / (double)p.scale : NAN;
+        mgp_point_add(pts, (double)list[i], y, &p);
+        if (p.status != MGP_TP_OK) continue;
+        per = y;
+        xs[k] = (double)list[i];
+        ys[k++] = p.min / (double)p.scale;
+    }
+    double xsat, conf;
+    char why[160];
+    const char *m = "saturation of the minimum latency over the step between chased elements";
+    if (k >= 3 && mg_knee_saturation(xs, ys, NULL, k, NULL, &xsat, &conf, why, sizeof why) == 0)
+        mgp_conclude(a, key, xsat, "bytes", conf, m);
+    else
+        mgp_conclude_none(a, key, "bytes", m, "%s", k >= 3 ? why : "too few points");
+}
+
+/* The footprint of the line sweeps: 4 x the first level whose step at
+ * least doubles the latency (1.5x on a CPU, where prefetchers soften the
+ * miss), below half of the next level; 256 KiB when none is known. */
+static int64_t line_range(mgp_arun *a)
+{
+    double r = 256 * 1024, next = 0;
+    for (int i = 1; i <= 4; i++) {
+        char k1[32], k2[32], k3[32];
+        snprintf(k1, sizeof k1, "l%d_size", i);
+        snprintf(k2, sizeof k2, "l%d_latency_ns", i);
+        snprintf(k3, sizeof k3, "l%d_latency_ns", i + 1);
+        double size = lookup(a->conclusion, k1), lat = lookup(a->conclusion, k2);
+        double up = lookup(a->conclusion, k3);
+        if (up <= 0) up = lookup(a->conclusion, "memory_latency_ns");
+        if (size <= 0 || lat <= 0) break;
+        if (up >= (a->dp->x->cpu ? 1.5 : 2.0) * lat) {
+            r = 4 * size;
+            snprintf(k1, sizeof k1, "l%d_size", i + 1);
+            next = lookup(a->conclusion, k1);
+            break;
+        }
+    }
+    if (next > 0 && r > next / 2) r = next / 2;
+    if (r < 65536) r = 65536;
+    return mgp_round_to(r, 16384);
+}
+
+void mgp_asp_cache_buffer(mgp_arun *a)
+{
+    if (size_sweep(a, 0) || a->budget) return;
+    step_sweep(a, 0, line_range(a), "line_size");
+}
+
+/* Line height: a lattice walk over a 4096 x 4096 image (or the device's
+ * largest), points 64 texels apart along x, lattice rows sy rows apart. */
+static void height_sweep(mgp_arun *a)
+{
+    int64_t w = a->dp->x->img_w < 4096 ? (int64_t)a->dp->x->img_w : 4096;
+    int64_t h = a->dp->x->img_h < 4096 ? (int64_t)a->dp->x->img_h : 4096;
+    w -= w % 64;
+    cJSON *pts = mgp_series(a, "row_step_sweep", "lattice_row_step_rows", "ns_per_access");
+    double xs[8], ys[8], per = 0;
+    int k = 0;
+    for (int sy = 1; sy <= (a->quick ? 8 : 32); sy *= 2) {
+        char fmt[256];
+        snprintf(fmt, sizeof fmt, "pchase mem=image range=%lld W=%lld stride=256 stride_y=%d "
+                 "iters=%%lld", (long long)(w * h * 4), (long long)w, sy);
+        int64_t cyc = (w / 64) * (h / sy);
+        int64_t start = per > 0 ? (int64_t)fmax((double)cyc, ceil(1.3e6 * a->t->min_ms / per))
+                                : cyc;
+        mgp_point p;
+        if (mgp_take(a, fmt, start, (int64_t)1 << 26, &p)) return;
+        double y = p.status == MGP_TP_OK ? p.median / (double)p.scale : NAN;
+        mgp_point_add(pts, sy, y, &p);
+        if (p.status != MGP_TP_OK) continue;
+        per = y;
+        xs[k] = sy;
+        ys[k++] = p.min / (double)p.scale;
+    }
+    double xsat, conf;
+    char why[160];
+    const char *m = "saturation of the minimum latency over the lattice row step (linear "
+                    "lattice walk)";
+    if (k >= 3 && mg_knee_saturation(xs, ys, NULL, k, NULL, &xsat, &conf, why, sizeof why) == 0)
+        mgp_conclude(a, "line_height_rows", xsat, "rows", conf, m);
+    else
+        mgp_conclude_none(a, "line_height_rows", "rows", m, "%s", k >= 3 ? why : "too few points");
+}
+
+void mgp_asp_cache_image(mgp_arun *a)
+{
+    if (!a->dp->x->images) {
+        mgp_fail(a, MGP_AS_SKIPPED, "the device has no image support (CL_DEVICE_IMAGE_SUPPORT "
+                 "is CL_FALSE)");
+        return;
+    }
+    if (size_sweep(a, 1) || a->budget) return;
+    step_sweep(a, 1, line_range(a), "line_width_bytes");
+    if (a->stopped || a->hung || a->budget) return;
+    height_sweep(a);
+    double wb = lookup(a->conclusion, "line_width_bytes"),
+           hr = lookup(a->conclusion, "line_height_rows");
+    if (wb > 0 && hr > 0) {
+        char shape[64];
+        snprintf(shape, sizeof shape, "%gx%g", wb / 4, hr);
+        mgp_conclude_str(a, "line_shape_texels", shape, 0.5, "line width / 4-byte texel x line "
+                         "height");
+    }
+}

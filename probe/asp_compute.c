@@ -1,0 +1,347 @@
+/*
+ * asp_compute.c - the flops and regs aspects.
+ *
+ * flops: the flops op (8 independent multiply-add chains per item) at
+ * vector widths 1, 2, 4, 8, 16, in fp32 and (with cl_khr_fp16) fp16, over
+ * 4 x compute units x 256-item groups (at least 4096 items).  GFLOPS =
+ * the plan's flops / the median time.  The peak is the best width's; the
+ * preferred vector width is the narrowest within 5 % of the peak.
+ * Confidence 0.9, less twice the peak point's relative noise (at least 0.5).
+ *
+ * regs:
+ *  1. registers per item: one group of min(64, max) items runs
+ *     regpressure with regs = 8 .. 256 live values; y = ns per register
+ *     update.  With the compiler's counts (-cl-nv-verbose), the answer is
+ *     where they stop growing with the live values (the compiler spills
+ *     instead: NVIDIA saturates at 255).  Otherwise the update chain,
+ *     latency bound, is flat while the values stay in registers and steps
+ *     up (at least x1.5) when they spill: the last count before that step
+ *     + the generator's 3 of overhead, refined with up to 3 counts between
+ *     its two sweep points.
+ *  2. register file: one group of the largest work-group size, regs
+ *     swept again: the first count that fails to launch
+ *     (CL_OUT_OF_RESOURCES, NVIDIA) bounds the file: file = group size x
+ *     registers of the last count that launched (refined to the single
+ *     register).  Without launch failures
+ *     a doubling of y (romou Fig 5: the group runs as two serial halves)
+ *     gives the same bound.
+ *  3. model: G groups of min(256, max) items, G = 1/2 .. 4 x compute
+ *     units, at the full count (the largest that neither spills nor, scaled
+ *     to groups of 256, fails; at most 240) and at half of it: the first knee of the time over G is
+ *     the number of groups that run at once.  Twice as many at half the
+ *     registers: a pooled register file; the same number: dedicated
+ *     (registers do not limit occupancy).  Groups at once at full
+ *     registers = compute units when one such group fills a core.
+ */
+#include "aspect.h"
+#include "analysis/knee.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ---- flops ----------------------------------------------------------------- */
+
+/* Sweep vector widths in precision `prec`; returns the peak GFLOPS (0 when
+ * none ran), *pref the preferred width, *spread the peak point's. */
+static double flops_sweep(mgp_arun *a, const char *prec, int *pref, double *spread)
+{
+    static const int vecs[] = {1, 2, 4, 8, 16};
+    int64_t wg = a->dp->x->max_wg < 256 ? (int64_t)a->dp->x->max_wg : 256;
+    int64_t items = (int64_t)a->dp->cus * 4 * wg;
+    if (items < 4096) items = mgp_round_to(4096, wg);
+    char name[64];
+    snprintf(name, sizeof name, "%s_by_vector_width", prec);
+    cJSON *pts = mgp_series(a, name, "vector_width", "gflops");
+    double g[5] = {0}, per_iter = 0, best = 0;
+    *pref = 0;
+    *spread = 0;
+    for (int i = 0; i < 5; i++) {
+        char fmt[256];
+        snprintf(fmt, sizeof fmt, "flops vec=%d chains=8 items=%lld wg=%lld compute=%s "
+                 "iters=%%lld", vecs[i], (long long)items, (long long)wg, prec);
+        int64_t start = per_iter > 0 ? (int64_t)ceil(1.3e6 * a->t->min_ms / per_iter / vecs[i]) : 16;
+        mgp_point p;
+        if (mgp_take(a, fmt, start, (int64_t)1 << 24, &p)) break;
+        g[i] = p.status == MGP_TP_OK ? p.flops / p.median : 0;
+        mgp_point_add(pts, vecs[i], g[i] > 0 ? g[i] : NAN, &p);
+        if (p.status == MGP_TP_SKIP) {
+            mgp_note(a, "%s: %s", prec, p.msg);
+            return 0;
+        }
+        if (p.status != MGP_TP_OK) continue;
+        per_iter = p.median / (double)p.scale / vecs[i];
+        if (g[i] > best) {
+            best = g[i];
+            *spread = p.noise;
+        }
+    }
+    for (int i = 0; i < 5 && best > 0; i++)
+        if (g[i] >= 0.95 * best) {
+            *pref = vecs[i];
+            break;
+        }
+    return best;
+}
+
+void mgp_asp_flops(mgp_arun *a)
+{
+    static const char *const precs[] = {"fp32", "fp16"};
+    for (int k = 0; k < 2; k++) {
+        char key[64], vkey[64];
+        snprintf(key, sizeof key, "%s_peak_gflops", precs[k]);
+        snprintf(vkey, sizeof vkey, "preferred_vector_width_%s", k ? "half" : "float");
+        const char *m = "best of vector widths 1-16, 8 multiply-add chains per item";
+        const char *mv = "narrowest vector width within 5% of the peak";
+        if (k == 1 && !a->dp->x->fp16) {
+            mgp_conclude_none(a, key, "GFLOPS", m, "the device lacks cl_khr_fp16");
+            mgp_conclude_none(a, vkey, "elements", mv, "the device lacks cl_khr_fp16");
+            continue;
+        }
+        int pref;
+        double spread, peak = flops_sweep(a, precs[k], &pref, &spread);
+        if (a->stopped || a->hung || a->budget) return;
+        if (peak <= 0) {
+            mgp_conclude_none(a, key, "GFLOPS", m, "no vector width ran (see the curve)");
+            mgp_conclude_none(a, vkey, "elements", mv, "no vector width ran");
+            continue;
+        }
+        double conf = fmax(0.5, 0.9 - 2 * spread);
+        mgp_conclude(a, key, peak, "GFLOPS", conf, m);
+        mgp_conclude(a, vkey, pref, "elements", conf, mv);
+    }
+    mgp_note(a, "reported preferred vector width: float %u, half %u", a->dp->pref_vec_float,
+             a->dp->pref_vec_half);
+}
+
+/* ---- regs ------------------------------------------------------------------ */
+
+static const int reg_full[] = {8, 16, 24, 32, 40, 48, 56, 64, 72, 80, 96, 112, 128, 144, 160,
+                               176, 192, 208, 224, 232, 240, 248, 256};
+static const int reg_quick[] = {8, 32, 64, 128};
+
+/* A register sweep of one group of wg items: the points that ran, sorted
+ * by regs, with their noise and compiler counts; the first count that did
+ * not launch and the last that did before it. */
+typedef struct rsweep {
+    cJSON  *pts;
+    int64_t wg;
+    int     k;
+    double  x[40], y[40], noise[40], per;
+    int     cc[40];
+    int     ok_regs, fail_regs;
+} rsweep;
+
+/* Measure one register count into sw (y = ns per register update).
+ * Returns 0, or -1 when the aspect must stop. */
+static int reg_point(mgp_arun *a, rsweep *sw, int regs)
+{
+    char fmt[256];
+    snprintf(fmt, sizeof fmt, "regpressure regs=%d items=%lld wg=%lld iters=%%lld", regs,
+             (long long)sw->wg, (long long)sw->wg);
+    int64_t start = sw->per > 0 ? (int64_t)ceil(1.3e6 * a->t->min_ms / sw->per / regs) : 64;
+    mgp_point p;
+    if (mgp_take(a, fmt, start, (int64_t)1 << 24, &p)) return -1;
+    double y = p.status == MGP_TP_OK ? p.median / ((double)p.scale * regs) : NAN;
+    mgp_point_add(sw->pts, regs, y, &p);
+    if (p.status != MGP_TP_OK) {
+        if (!sw->fail_regs || regs < sw->fail_regs) sw->fail_regs = regs;
+        return 0;
+    }
+    if ((!sw->fail_regs || regs < sw->fail_regs) && regs > sw->ok_regs) sw->ok_regs = regs;
+    sw->per = y;
+    if (sw->k >= 40) return 0;
+    int i = sw->k++;
+    while (i > 0 && sw->x[i - 1] > regs) {
+        sw->x[i] = sw->x[i - 1];
+        sw->y[i] = sw->y[i - 1];
+        sw->noise[i] = sw->noise[i - 1];
+        sw->cc[i] = sw->cc[i - 1];
+        i--;
+    }
+    sw->x[i] = regs;
+    sw->y[i] = y;
+    sw->noise[i] = p.noise;
+    sw->cc[i] = p.regs_compiler;
+    return 0;
+}
+
+/* Sweep the register counts of the list for one group of wg items.
+ * Returns 0, or -1 when the aspect must stop. */
+static int reg_sweep(mgp_arun *a, const char *name, int64_t wg, rsweep *sw)
+{
+    const int *list = a->quick ? reg_quick : reg_full;
+    int n = a->quick ? 4 : (int)(sizeof reg_full / sizeof reg_full[0]);
+    memset(sw, 0, sizeof *sw);
+    sw->pts = mgp_series(a, name, "regs", "ns_per_register_update");
+    sw->wg = wg;
+    for (int i = 0; i < n; i++) {
+        if (sw->fail_regs && list[i] > sw->fail_regs + 16) break;   /* past the launch limit */
+        if (reg_point(a, sw, list[i])) return -1;
+    }
+    return 0;
+}
+
+/* Groups that run at once for `regs` registers: the first knee of the time
+ * over the group count.  Returns it, or 0 (undetermined). */
+static double concurrency(mgp_arun *a, int regs, int64_t wg, const char *name, double *conf)
+{
+    static const double mult[] = {0.5, 1, 1.5, 2, 2.5, 3, 4};
+    cJSON *pts = mgp_series(a, name, "groups", "ns_per_register_update");
+    double xs[8], ys[8], sp[8], per = 0, last = 0;
+    int k = 0;
+    *conf = 0;
+    for (int i = 0; i < (a->quick ? 4 : 7); i++) {
+        double gs = fmax(1, round(mult[i] * a->dp->cus));
+        if (gs <= last) continue;
+        last = gs;
+        char fmt[256];
+        snprintf(fmt, sizeof fmt, "regpressure regs=%d items=%lld wg=%lld iters=%%lld", regs,
+                 (long long)(gs * (double)wg), (long long)wg);
+        int64_t start = per > 0 ? (int64_t)ceil(1.3e6 * a->t->min_ms / per / regs) : 64;
+        mgp_point p;
+        if (mgp_take(a, fmt, start, (int64_t)1 << 24, &p)) return 0;
+        double y = p.status == MGP_TP_OK ? p.median / ((double)p.scale * regs) : NAN;
+        mgp_point_add(pts, gs, y, &p);
+        if (p.status != MGP_TP_OK) continue;
+        per = y;
+        xs[k] = gs;
+        ys[k] = y;
+        sp[k++] = p.noise;
+    }
+    (void)sp;
+    double first_c;
+    if (k < 3 || mg_knee_jump(xs, ys, k, 1.5, &first_c, conf)) return 0;
+    return first_c;
+}
+
+void mgp_asp_regs(mgp_arun *a)
+{
+    const mgp_kexec_dev *x = a->dp->x;
+    rsweep sw;
+    /* 1. spill knee, refined between its last count on the low level and
+     *    its first on the high one; with compiler counts, their saturation */
+    int64_t wg1 = x->max_wg < 64 ? (int64_t)x->max_wg : 64;
+    if (reg_sweep(a, "one_group_of_64", wg1, &sw)) return;
+    const char *m1 = "last register count before the first up-step (at least x1.5: a spill) "
+                     "of the update time, one group (regpressure), + 3 of overhead";
+    const char *m1c = "the compiler's register count (-cl-nv-verbose) where it stops growing "
+                      "with the live values (regpressure)";
+    int spill = 0;
+    int ncc = 0, ccmax = -1, ccmax_at = 0;
+    for (int i = 0; i < sw.k; i++)
+        if (sw.cc[i] >= 0) {
+            ncc++;
+            if (sw.cc[i] > ccmax) {
+                ccmax = sw.cc[i];
+                ccmax_at = (int)sw.x[i];
+            }
+        }
+    mg_knee_result r;
+    const mg_knee_step *s = NULL;
+    if (sw.k >= 3 && mg_knee_steps(sw.x, sw.y, sw.noise, sw.k, NULL, &r) == 0 && r.determined)
+        s = mg_knee_first(&r, 1, 0.5);
+    if (s && s->ratio < 1.5) s = NULL;
+    if (s && s->x_hi - s->x_lo > 2 && !a->quick) {
+        int lo = (int)s->x_lo, hi = (int)s->x_hi, step = (hi - lo + 3) / 4 < 1 ? 1 : (hi - lo + 3) / 4;
+        for (int v = lo + step; v < hi; v += step)
+            if (reg_point(a, &sw, v)) return;
+        s = NULL;
+        if (mg_knee_steps(sw.x, sw.y, sw.noise, sw.k, NULL, &r) == 0 && r.determined)
+            s = mg_knee_first(&r, 1, 0.5);
+        if (s && s->ratio < 1.5) s = NULL;
+    }
+    /* saturation: the two largest live counts differ by more than their
+     * register counts (the compiler spills instead of growing) */
+    int sat = ncc >= 3 && sw.k >= 2 && sw.cc[sw.k - 1] >= 0 && sw.cc[sw.k - 2] >= 0 &&
+              sw.cc[sw.k - 1] - sw.cc[sw.k - 2] < (sw.x[sw.k - 1] - sw.x[sw.k - 2]) / 2;
+    if (sat) {
+        spill = ccmax_at;
+        for (int i = 0; i < sw.k; i++)
+            if (sw.cc[i] >= 0 && sw.cc[i] + 8 >= ccmax) {
+                spill = (int)sw.x[i];
+                break;
+            }
+        mgp_conclude(a, "max_regs_per_item", ccmax, "registers", 0.9, m1c);
+        mgp_note(a, "the compiler's count saturates at %d registers (from %d live values)",
+                 ccmax, ccmax_at);
+        if (s) mgp_note(a, "update time: x%.2f step from %g to %g live values", s->ratio,
+                        s->x_lo, s->x_hi);
+    } else if (s) {
+        spill = (int)s->x_lo;
+        int comp = sw.cc[s->i_lo];
+        mgp_conclude(a, "max_regs_per_item", comp >= 0 ? comp : s->x_lo + 3, "registers",
+                     s->confidence, m1);
+        mgp_note(a, "spill knee: x%.2f from %g to %g live values%s", s->ratio, s->x_lo, s->x_hi,
+                 comp >= 0 ? " (the compiler's register counts are in the curve)" : "");
+    } else {
+        mgp_conclude_none(a, "max_regs_per_item", "registers", ncc ? m1c : m1, "no spill seen "
+                          "up to %g live values (no x1.5 step%s)", sw.k ? sw.x[sw.k - 1] : 0.0,
+                          ncc ? ", compiler count still growing" : "");
+    }
+    /* 2. register file: one group of the largest size */
+    int64_t wgf = (int64_t)x->max_wg > 1024 ? 1024 : (int64_t)x->max_wg;
+    if (reg_sweep(a, "one_group_of_max", wgf, &sw)) return;
+    const char *m2 = "largest group x registers of the last count that launched before "
+                     "CL_OUT_OF_RESOURCES (or before the latency doubled, romou Fig 5)";
+    int64_t wgc = x->max_wg < 256 ? (int64_t)x->max_wg : 256;
+    int full = spill ? spill : 240;
+    if (full > 240) full = 240;
+    if (sw.fail_regs && sw.ok_regs) {
+        /* refine the launch limit to the register */
+        for (int v = sw.ok_regs + 1; v < sw.fail_regs && v <= sw.ok_regs + 16; v++)
+            if (reg_point(a, &sw, v)) return;
+        int comp = -1;
+        for (int i = 0; i < sw.k; i++)
+            if ((int)sw.x[i] == sw.ok_regs) comp = sw.cc[i];
+        double per = comp >= 0 ? comp : sw.ok_regs + 3;
+        mgp_conclude(a, "register_file_per_cu", per * (double)wgf, "registers",
+                     comp >= 0 ? 0.9 : 0.6, m2);
+        mgp_note(a, "a group of %lld items launched at %d and failed at %d live values%s",
+                 (long long)wgf, sw.ok_regs, sw.fail_regs,
+                 comp >= 0 ? " (compiler count at the last that launched in the curve)" : "");
+        int lim = (int)((double)sw.ok_regs * (double)wgf / (double)wgc);
+        if (lim < full) full = lim;
+    } else if (sw.k >= 3 && mg_knee_steps(sw.x, sw.y, sw.noise, sw.k, NULL, &r) == 0 &&
+               r.determined && (s = mg_knee_first(&r, 1, 0.5)) && s->ratio > 1.6 &&
+               s->ratio < 2.6 && (!spill || s->x_lo < spill)) {
+        mgp_conclude(a, "register_file_per_cu", (s->x_lo + 3) * (double)wgf, "registers",
+                     s->confidence * 0.8, m2);
+        int lim = (int)(s->x_lo * (double)wgf / (double)wgc);
+        if (lim < full) full = lim;
+    } else {
+        mgp_conclude_none(a, "register_file_per_cu", "registers", m2, "a group of %lld items "
+                          "launched at every count and its time never doubled before the "
+                          "spill: registers do not limit one group", (long long)wgf);
+    }
+    if (a->stopped || a->hung || a->budget) return;
+    /* 3. model: groups at once at full and half registers */
+    double c1, c2;
+    char name[64];
+    snprintf(name, sizeof name, "groups_at_%d_regs", full);
+    double g1 = concurrency(a, full, wgc, name, &c1);
+    if (a->stopped || a->hung || a->budget) return;
+    snprintf(name, sizeof name, "groups_at_%d_regs", full / 2);
+    double g2 = concurrency(a, full / 2, wgc, name, &c2);
+    if (a->stopped || a->hung || a->budget) return;
+    const char *m3 = "groups running at once (first jump of the time over groups) at full vs "
+                     "half registers: x2 pooled, x1 dedicated";
+    const char *m4 = "groups of 256 running at once at full registers (one per core when they "
+                     "fill its register file)";
+    if (g1 > 0 && g2 > 0) {
+        double ratio = g2 / g1;
+        mgp_note(a, "%g groups of %lld at once at %d registers, %g at %d (ratio %.2f)", g1,
+                 (long long)wgc, full, g2, full / 2, ratio);
+        if (ratio > 1.6) mgp_conclude_str(a, "register_model", "pooled", fmin(c1, c2), m3);
+        else if (ratio < 1.25) mgp_conclude_str(a, "register_model", "dedicated", fmin(c1, c2), m3);
+        else mgp_conclude_none(a, "register_model", NULL, m3, "concurrency ratio %.2f is "
+                               "neither about 1 nor about 2", ratio);
+        mgp_conclude(a, "compute_units_by_timing", g1, "groups", c1 * 0.8, m4);
+    } else {
+        mgp_conclude_none(a, "register_model", NULL, m3, "no clear jump in the time over "
+                          "groups (%g at full, %g at half)", g1, g2);
+        if (g1 > 0) mgp_conclude(a, "compute_units_by_timing", g1, "groups", c1 * 0.8, m4);
+        else mgp_conclude_none(a, "compute_units_by_timing", "groups", m4, "no clear jump");
+    }
+    mgp_note(a, "reported compute units: %u", a->dp->cus);
+}

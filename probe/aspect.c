@@ -1,0 +1,193 @@
+/* aspect.c - the aspect table and the helpers aspects share (aspect.h). */
+#include "aspect.h"
+#include "analysis/profile.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+const mgp_aspect mgp_aspects[] = {
+    {"warp", "warp size: atomic-ticket runs and the division-loop timing staircase",
+     mgp_asp_warp},
+    {"flops", "fp32/fp16 peak GFLOPS over vector widths; preferred vector width",
+     mgp_asp_flops},
+    {"alu", "ALU lanes per compute unit: ticket interleaving of a 3D group; peak/clock",
+     mgp_asp_alu},
+    {"regs", "registers per item (spill knee), register file, pooled vs dedicated",
+     mgp_asp_regs},
+    {"cache_buffer", "buffer pointer chase: cache sizes, latencies, line size",
+     mgp_asp_cache_buffer},
+    {"cache_image", "image pointer chase: cache sizes, latencies, 2D line shape",
+     mgp_asp_cache_image},
+    {"bw_buffer", "buffer read bandwidth over footprint", mgp_asp_bw_buffer},
+    {"bw_image", "image read bandwidth over footprint", mgp_asp_bw_image},
+    {"bw_local", "local memory read bandwidth over footprint", mgp_asp_bw_local},
+    {"bw_constant", "constant memory read bandwidth over footprint", mgp_asp_bw_constant},
+    {"dram", "DRAM bandwidth: buffer reads far past the last cache", mgp_asp_dram},
+    {"rstride2d", "tmmodel's random 2D-stride image chase: per-run strides and latency",
+     mgp_asp_rstride2d},
+    {NULL, NULL, NULL},
+};
+
+const mgp_aspect *mgp_aspect_find(const char *name)
+{
+    for (const mgp_aspect *s = mgp_aspects; s->name; s++)
+        if (!strcmp(s->name, name)) return s;
+    return NULL;
+}
+
+cJSON *mgp_series(mgp_arun *a, const char *name, const char *x, const char *y)
+{
+    cJSON *s = cJSON_CreateObject();
+    cJSON_AddStringToObject(s, "name", name);
+    cJSON_AddStringToObject(s, "x", x);
+    cJSON_AddStringToObject(s, "y", y);
+    cJSON *pts = cJSON_AddArrayToObject(s, "points");
+    cJSON_AddItemToArray(a->series, s);
+    return pts;
+}
+
+cJSON *mgp_point_add(cJSON *points, double x, double y, const mgp_point *p)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "x", x);
+    if (isfinite(y) && p->status == MGP_TP_OK) cJSON_AddNumberToObject(o, "y", y);
+    else cJSON_AddNullToObject(o, "y");
+    cJSON_AddStringToObject(o, "status", mgp_tp_name(p->status));
+    if (p->status != MGP_TP_OK) cJSON_AddStringToObject(o, "error", p->msg);
+    if (p->n > 0) {
+        cJSON_AddNumberToObject(o, "ns_median", p->median);
+        cJSON_AddNumberToObject(o, "ns_min", p->min);
+        cJSON_AddNumberToObject(o, "ns_max", p->max);
+        cJSON_AddNumberToObject(o, "spread", p->spread);
+        cJSON_AddNumberToObject(o, "noise", p->noise);
+        cJSON *s = cJSON_AddArrayToObject(o, "ns_samples");
+        for (int i = 0; i < p->n; i++) cJSON_AddItemToArray(s, cJSON_CreateNumber(p->ns[i]));
+    }
+    if (p->scale) cJSON_AddNumberToObject(o, "loop_count", (double)p->scale);
+    if (p->short_run) cJSON_AddTrueToObject(o, "short_run");
+    if (p->schedule[0]) cJSON_AddStringToObject(o, "schedule", p->schedule);
+    if (p->regs_compiler >= 0) cJSON_AddNumberToObject(o, "regs_compiler", p->regs_compiler);
+    if (p->kwg > 0 && p->group > p->kwg)
+        cJSON_AddNumberToObject(o, "kernel_work_group_size", p->kwg);
+    cJSON_AddItemToArray(points, o);
+    return o;
+}
+
+int mgp_take(mgp_arun *a, const char *fmt, int64_t start, int64_t max, mgp_point *p)
+{
+    int rc = mgp_measure(a->t, fmt, start, max, p);
+    if (rc == MGP_TP_STOP) a->stopped = 1;
+    else if (rc == MGP_TP_BUDGET) a->budget = 1;
+    else if (rc == MGP_TP_HUNG) a->hung = 1;
+    else return 0;
+    if (!a->early[0]) snprintf(a->early, sizeof a->early, "%s", p->msg);
+    return -1;
+}
+
+/* A conclusion object under key. */
+static cJSON *entry(mgp_arun *a, const char *key)
+{
+    cJSON_DeleteItemFromObjectCaseSensitive(a->conclusion, key);
+    return cJSON_AddObjectToObject(a->conclusion, key);
+}
+
+void mgp_conclude(mgp_arun *a, const char *key, double value, const char *unit, double conf,
+                  const char *method)
+{
+    cJSON *e = entry(a, key);
+    /* 6 significant digits: whole counts (65536 registers) stay exact */
+    char buf[32];
+    snprintf(buf, sizeof buf, "%.6g", value);
+    cJSON_AddNumberToObject(e, "value", atof(buf));
+    if (unit) cJSON_AddStringToObject(e, "unit", unit);
+    snprintf(buf, sizeof buf, "%.2f", conf < 0 ? 0 : conf > 1 ? 1 : conf);
+    cJSON_AddNumberToObject(e, "confidence", atof(buf));
+    cJSON_AddStringToObject(e, "method", method);
+}
+
+void mgp_conclude_str(mgp_arun *a, const char *key, const char *value, double conf,
+                      const char *method)
+{
+    cJSON *e = entry(a, key);
+    cJSON_AddStringToObject(e, "value", value);
+    char buf[32];
+    snprintf(buf, sizeof buf, "%.2f", conf < 0 ? 0 : conf > 1 ? 1 : conf);
+    cJSON_AddNumberToObject(e, "confidence", atof(buf));
+    cJSON_AddStringToObject(e, "method", method);
+}
+
+void mgp_conclude_none(mgp_arun *a, const char *key, const char *unit, const char *method,
+                       const char *why, ...)
+{
+    cJSON *e = entry(a, key);
+    cJSON_AddNullToObject(e, "value");
+    if (unit) cJSON_AddStringToObject(e, "unit", unit);
+    cJSON_AddNullToObject(e, "confidence");
+    cJSON_AddStringToObject(e, "method", method);
+    char buf[700];
+    va_list ap;
+    va_start(ap, why);
+    vsnprintf(buf, sizeof buf, why, ap);
+    va_end(ap);
+    cJSON_AddStringToObject(e, "why", buf);
+}
+
+void mgp_note(mgp_arun *a, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    cJSON_AddItemToArray(a->notes, cJSON_CreateString(buf));
+}
+
+void mgp_fail(mgp_arun *a, int state, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(a->error, sizeof a->error, fmt, ap);
+    va_end(ap);
+    a->state = state;
+}
+
+const char *mgp_arun_status(const mgp_arun *a, double *conf)
+{
+    *conf = -1;
+    for (const cJSON *k = a->conclusion->child; k; k = k->next) {
+        const cJSON *c = cJSON_GetObjectItemCaseSensitive(k, "confidence");
+        if (cJSON_IsNumber(c) && (*conf < 0 || c->valuedouble < *conf)) *conf = c->valuedouble;
+    }
+    if (a->stopped) return "interrupted";
+    if (a->state == MGP_AS_ERROR) return "error";
+    if (a->state == MGP_AS_SKIPPED) return "skipped";
+    if (a->budget || a->hung) return "timeout";
+    for (const cJSON *k = a->conclusion->child; k; k = k->next) {
+        const cJSON *c = cJSON_GetObjectItemCaseSensitive(k, "confidence");
+        if (cJSON_IsNumber(c) && c->valuedouble >= 0.5) return "ok";
+    }
+    return "undetermined";
+}
+
+int mgp_earlier(const mgp_arun *a, const char *aspect, const char *key, double *v)
+{
+    return a->profile ? mg_profile_number(a->profile, aspect, key, v, NULL) : -1;
+}
+
+double mgp_big_footprint(const mgp_arun *a)
+{
+    double mib = 1 << 20;
+    double top = fmax(4.0 * (double)a->dp->cache_size, 256 * mib);
+    top = fmin(fmin(top, (double)a->dp->x->max_alloc / 2), 512 * mib);
+    if (a->max_footprint > 0) top = fmin(top, a->max_footprint);
+    return top;
+}
+
+int64_t mgp_round_to(double v, int64_t m)
+{
+    int64_t r = (int64_t)llround(v / (double)m) * m;
+    return r < m ? m : r;
+}

@@ -1,0 +1,1 @@
+OCL_ICD_VENDORS=/nonexistent $MGPROBE run --aspects warp,wrap -o /nonexistent/p.json

@@ -1,0 +1,1 @@
+OCL_ICD_VENDORS=/nonexistent $MGPROBE run --help

@@ -1,0 +1,1 @@
+OCL_ICD_VENDORS=/nonexistent $MGPROBE time --suite configs/suites/pocl-small.json --list
