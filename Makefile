@@ -127,10 +127,12 @@ bench: deps-ensure
 	@sh mk/bench.sh "$(BUILD)/bench"
 
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/mgsim/configs/devices \
-	           $(DESTDIR)$(PREFIX)/share/man/man1
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(MGSIM) $(MGPROBE) $(DESTDIR)$(PREFIX)/bin/
-	install -m 644 configs/devices/*.json $(DESTDIR)$(PREFIX)/share/mgsim/configs/devices/
+	for d in devices spaces rules suites; do \
+	    install -d $(DESTDIR)$(PREFIX)/share/mgsim/configs/$$d && \
+	    install -m 644 configs/$$d/*.json $(DESTDIR)$(PREFIX)/share/mgsim/configs/$$d/ || exit 1; \
+	done
 	install -m 644 configs/README.md $(DESTDIR)$(PREFIX)/share/mgsim/configs/
 	install -m 644 doc/mgsim.1 doc/mgprobe.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 
