@@ -7,47 +7,24 @@
 
 #include "gen/gen.h"
 #include "gen/op.h"
+#include "ops_util.h"
 #include "suites.h"
-
-/* Split a schedule line into words (in place) and parse it. */
-static int parse_line(const char *line, mg_schedule *s, char *err, size_t errlen)
-{
-    char buf[1024], *words[64];
-    int n = 0;
-    snprintf(buf, sizeof buf, "%s", line);
-    for (char *t = strtok(buf, " "); t && n < 64; t = strtok(NULL, " ")) words[n++] = t;
-    mg_diag d;
-    mg_diag_init(&d);
-    int rc = mg_schedule_parse(words[0], n - 1, words + 1, s, &d);
-    snprintf(err, errlen, "%s", mg_diag_first(&d));
-    mg_diag_free(&d);
-    return rc;
-}
-
-static void expect_reject(const char *line, const char *want)
-{
-    mg_schedule s;
-    char err[512];
-    CU_ASSERT_EQUAL(parse_line(line, &s, err, sizeof err), -1);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err, want));
-    if (!strstr(err, want)) fprintf(stderr, "\n%s: got '%s', want '%s'\n", line, err, want);
-}
 
 static void test_parse_errors(void)
 {
-    expect_reject("conv3d H=1", "unknown operator 'conv3d' (did you mean 'conv2d'?)");
-    expect_reject("conv2d Hh=4", "unknown key 'Hh' (did you mean 'H'?)");
-    expect_reject("conv2d H=0", "H=0: expected an integer in [1, 4096]");
-    expect_reject("conv2d H=4x", "H=4x: expected an integer");
-    expect_reject("conv2d H=4 H=5", "H given twice");
-    expect_reject("conv2d tile=4x4x4", "expected ROWSxCOLS");
-    expect_reject("conv2d wg=0,4", "expected X[,Y[,Z]]");
-    expect_reject("conv2d layout=texture", "expected one of image|buffer");
-    expect_reject("conv2d H", "'H': expected key=value");
-    expect_reject("eltwise split=2", "eltwise does not take the knob 'split'");
-    expect_reject("conv2d Cin=6", "Cin=6 is not a multiple of the load width 4");
-    expect_reject("eltwise C=6 layout=buffer vec=4", "C=6 is not a multiple of vec=4");
-    expect_reject("eltwise layout=image vec=2", "a texel holds 4 channels");
+    ops_expect_reject("conv3d H=1", "unknown operator 'conv3d' (did you mean 'conv2d'?)");
+    ops_expect_reject("conv2d Hh=4", "unknown key 'Hh' (did you mean 'H'?)");
+    ops_expect_reject("conv2d H=0", "H=0: expected an integer in [1, 4096]");
+    ops_expect_reject("conv2d H=4x", "H=4x: expected an integer");
+    ops_expect_reject("conv2d H=4 H=5", "H given twice");
+    ops_expect_reject("conv2d tile=4x4x4", "expected ROWSxCOLS");
+    ops_expect_reject("conv2d wg=0,4", "expected X[,Y[,Z]]");
+    ops_expect_reject("conv2d layout=texture", "expected one of image|buffer");
+    ops_expect_reject("conv2d H", "'H': expected key=value");
+    ops_expect_reject("eltwise split=2", "eltwise does not take the knob 'split'");
+    ops_expect_reject("conv2d Cin=6", "Cin=6 is not a multiple of the load width 4");
+    ops_expect_reject("eltwise C=6 layout=buffer vec=4", "C=6 is not a multiple of vec=4");
+    ops_expect_reject("eltwise layout=image vec=2", "a texel holds 4 channels");
 }
 
 /* format() then parse() gives the same schedule, for every op's defaults. */
@@ -64,7 +41,7 @@ static void test_format_roundtrip(void)
         mg_diag_free(&d);
         if (rc) continue;
         mg_schedule_format(&a, text, sizeof text);
-        CU_ASSERT_EQUAL_FATAL(parse_line(text, &b, err, sizeof err), 0);
+        CU_ASSERT_EQUAL_FATAL(ops_parse(text, &b, err, sizeof err), 0);
         char again[2048];
         mg_schedule_format(&b, again, sizeof again);
         CU_ASSERT_STRING_EQUAL(text, again);
@@ -80,7 +57,7 @@ static void test_json_schedule(void)
     mg_diag_init(&d);
     CU_ASSERT_EQUAL_FATAL(mg_schedule_from_json(j, "t.json", &a, &d), 0);
     char err[256];
-    CU_ASSERT_EQUAL_FATAL(parse_line("conv2d H=8 W=6 K=3 pad=1 tile=2x4 wg=4,2 layout_w=buffer",
+    CU_ASSERT_EQUAL_FATAL(ops_parse("conv2d H=8 W=6 K=3 pad=1 tile=2x4 wg=4,2 layout_w=buffer",
                                      &b, err, sizeof err), 0);
     char ta[1024], tb[1024];
     CU_ASSERT_STRING_EQUAL(mg_schedule_format(&a, ta, sizeof ta),
@@ -95,49 +72,18 @@ static void test_json_schedule(void)
     mg_diag_free(&d);
 }
 
-/* Sum of the trace's flops and lane accesses over every work group. */
-static void trace_totals(const mg_gen *g, double *flops, uint64_t *lane_acc)
-{
-    mg_trace_wg wg;
-    mg_trace_wg_init(&wg);
-    static mg_rec r;
-    *flops = 0;
-    *lane_acc = 0;
-    for (uint64_t i = 0; i < mg_gen_num_wgs(g); i++) {
-        mg_gen_trace_wg(g, i, &wg);
-        for (uint32_t w = 0; w < wg.n_warps; w++) {
-            mg_trace_cursor c;
-            mg_trace_cursor_init(&c, &wg, w);
-            while (mg_trace_cursor_next(&c, &r, NULL) == 1) {
-                unsigned n = mg_rec_popcount(&r);
-                if (r.type == MG_REC_ALU) *flops += (double)n * r.n * r.vec * r.flops;
-                else if (r.type != MG_REC_BARRIER) *lane_acc += n;
-            }
-        }
-    }
-    mg_trace_wg_free(&wg);
-}
-
 static void check_flops(const char *line, double want)
 {
-    mg_schedule s;
-    char err[512];
-    CU_ASSERT_EQUAL_FATAL(parse_line(line, &s, err, sizeof err), 0);
     mg_gen *g = calloc(1, sizeof *g);
-    mg_diag d;
-    mg_diag_init(&d);
-    CU_ASSERT_EQUAL_FATAL(mg_gen_prepare(g, &s, &d), 0);
-    double flops;
-    uint64_t acc;
-    trace_totals(g, &flops, &acc);
+    ops_totals t;
+    ops_totals_of(line, g, &t);
     CU_ASSERT_DOUBLE_EQUAL(g->k.f.flops, want, 0.5);
-    CU_ASSERT_DOUBLE_EQUAL(flops, want, 0.5);
-    if (flops != want || g->k.f.flops != want)
-        fprintf(stderr, "\n%s: trace %.0f, features %.0f, want %.0f\n", line, flops,
+    CU_ASSERT_DOUBLE_EQUAL(t.flops, want, 0.5);
+    if (t.flops != want || g->k.f.flops != want)
+        fprintf(stderr, "\n%s: trace %.0f, features %.0f, want %.0f\n", line, t.flops,
                 g->k.f.flops, want);
     mg_gen_free(g);
     free(g);
-    mg_diag_free(&d);
 }
 
 static void test_flops_exact(void)
@@ -161,7 +107,7 @@ static void test_deterministic(void)
 {
     mg_schedule s;
     char err[256];
-    CU_ASSERT_EQUAL_FATAL(parse_line("conv2d H=9 W=9 Cin=8 Cout=8 K=3 pad=1 tile=2x4 wg=8,2",
+    CU_ASSERT_EQUAL_FATAL(ops_parse("conv2d H=9 W=9 Cin=8 Cout=8 K=3 pad=1 tile=2x4 wg=8,2",
                                      &s, err, sizeof err), 0);
     mg_gen *a = calloc(1, sizeof *a), *b = calloc(1, sizeof *b);
     mg_diag d;

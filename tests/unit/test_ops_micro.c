@@ -10,29 +10,15 @@
 
 #include "gen/gen.h"
 #include "gen/op.h"
+#include "ops_util.h"
 #include "suites.h"
-
-/* Parse a schedule line ("op key=value ..."); err gets the first message. */
-static int parse(const char *line, mg_schedule *s, char *err, size_t errlen)
-{
-    char buf[1024], *words[64];
-    int n = 0;
-    snprintf(buf, sizeof buf, "%s", line);
-    for (char *t = strtok(buf, " "); t && n < 64; t = strtok(NULL, " ")) words[n++] = t;
-    mg_diag d;
-    mg_diag_init(&d);
-    int rc = mg_schedule_parse(words[0], n - 1, words + 1, s, &d);
-    snprintf(err, errlen, "%s", rc ? mg_diag_first(&d) : "");
-    mg_diag_free(&d);
-    return rc;
-}
 
 /* A prepared generator for `line` (NULL, with a test failure, if invalid). */
 static mg_gen *prepare(const char *line)
 {
     mg_schedule s;
     char err[512];
-    if (parse(line, &s, err, sizeof err)) {
+    if (ops_parse(line, &s, err, sizeof err)) {
         fprintf(stderr, "\n%s: %s\n", line, err);
         CU_FAIL("schedule rejected");
         return NULL;
@@ -350,48 +336,39 @@ static void test_features(void)
     }
 }
 
-static void expect_reject(const char *line, const char *want)
-{
-    mg_schedule s;
-    char err[512];
-    CU_ASSERT_EQUAL(parse(line, &s, err, sizeof err), -1);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err, want));
-    if (!strstr(err, want)) fprintf(stderr, "\n%s: got '%s', want '%s'\n", line, err, want);
-}
-
 static void test_rejections(void)
 {
-    expect_reject("pchase range=1000 stride=12", "range=1000 is not a multiple of stride=12");
-    expect_reject("pchase range=1024 stride=6", "multiples of the 4-byte element");
-    expect_reject("pchase range=64 stride=128", "stride=128 is larger than range=64");
-    expect_reject("pchase mem=local", "mem=local: the chase reads an image or a buffer");
-    expect_reject("pchase mem=buffer stride_y=2", "they need mem=image");
-    expect_reject("pchase range=1048576 W=8", "past the image limit");
-    expect_reject("pchase range=20000", "give W");
-    expect_reject("pchase range=4096 stride=12 stride_y=1 W=32", "multiple of the x step");
-    expect_reject("pchase range=1024 stride=4 stride_y=3 W=1",
+    ops_expect_reject("pchase range=1000 stride=12", "range=1000 is not a multiple of stride=12");
+    ops_expect_reject("pchase range=1024 stride=6", "multiples of the 4-byte element");
+    ops_expect_reject("pchase range=64 stride=128", "stride=128 is larger than range=64");
+    ops_expect_reject("pchase mem=local", "mem=local: the chase reads an image or a buffer");
+    ops_expect_reject("pchase mem=buffer stride_y=2", "they need mem=image");
+    ops_expect_reject("pchase range=1048576 W=8", "past the image limit");
+    ops_expect_reject("pchase range=20000", "give W");
+    ops_expect_reject("pchase range=4096 stride=12 stride_y=1 W=32", "multiple of the x step");
+    ops_expect_reject("pchase range=1024 stride=4 stride_y=3 W=1",
                   "height 256 a multiple of stride_y=3");
-    expect_reject("regpressure regs=257", "regs=257: expected an integer in [1, 256]");
-    expect_reject("regpressure items=32", "wg=64 is larger than items=32");
-    expect_reject("warpsize items=1025", "items=1025: expected an integer in [1, 1024]");
-    expect_reject("warpsize wg=32", "warpsize does not take the knob 'wg'");
-    expect_reject("flops vec=3", "vec=3: OpenCL vectors are 1, 2, 4, 8 or 16 wide");
-    expect_reject("flops vec=32", "vec=32: expected an integer in [1, 16]");
-    expect_reject("bandwidth mem=local footprint=65536 items=64",
+    ops_expect_reject("regpressure regs=257", "regs=257: expected an integer in [1, 256]");
+    ops_expect_reject("regpressure items=32", "wg=64 is larger than items=32");
+    ops_expect_reject("warpsize items=1025", "items=1025: expected an integer in [1, 1024]");
+    ops_expect_reject("warpsize wg=32", "warpsize does not take the knob 'wg'");
+    ops_expect_reject("flops vec=3", "vec=3: OpenCL vectors are 1, 2, 4, 8 or 16 wide");
+    ops_expect_reject("flops vec=32", "vec=32: expected an integer in [1, 16]");
+    ops_expect_reject("bandwidth mem=local footprint=65536 items=64",
                   "local footprint of 65536 bytes is larger than 32 KiB");
-    expect_reject("bandwidth mem=constant footprint=131072 items=64", "larger than 64 KiB");
-    expect_reject("bandwidth footprint=1000 items=64", "not a positive multiple of 64 readers");
-    expect_reject("bandwidth pattern=block4", "pattern=block4 is a 2D walk: it needs mem=image");
-    expect_reject("bandwidth mem=image vec=2", "a texel holds 4 channels");
-    expect_reject("bandwidth items=100", "items=100 is not a multiple of wg=64");
-    expect_reject("bandwidth mem=local storage=fp16", "storage must be fp32");
-    expect_reject("bandwidth mem=image pattern=block8 footprint=4096 items=64",
+    ops_expect_reject("bandwidth mem=constant footprint=131072 items=64", "larger than 64 KiB");
+    ops_expect_reject("bandwidth footprint=1000 items=64", "not a positive multiple of 64 readers");
+    ops_expect_reject("bandwidth pattern=block4", "pattern=block4 is a 2D walk: it needs mem=image");
+    ops_expect_reject("bandwidth mem=image vec=2", "a texel holds 4 channels");
+    ops_expect_reject("bandwidth items=100", "items=100 is not a multiple of wg=64");
+    ops_expect_reject("bandwidth mem=local storage=fp16", "storage must be fp32");
+    ops_expect_reject("bandwidth mem=image pattern=block8 footprint=4096 items=64",
                   "do not fill whole rows");
-    expect_reject("bandwidth mem=image pattern=column footprint=8388608 items=32768",
+    ops_expect_reject("bandwidth mem=image pattern=column footprint=8388608 items=32768",
                   "past the image limit");
-    expect_reject("rstride2d strides=1,2,1", "stride 1 is listed twice");
-    expect_reject("rstride2d strides=0,1", "strides=0,1: expected a comma-separated list");
-    expect_reject("rstride2d strides=1,2,3,4,5,6,7,8,9", "expected a comma-separated list");
+    ops_expect_reject("rstride2d strides=1,2,1", "stride 1 is listed twice");
+    ops_expect_reject("rstride2d strides=0,1", "strides=0,1: expected a comma-separated list");
+    ops_expect_reject("rstride2d strides=1,2,3,4,5,6,7,8,9", "expected a comma-separated list");
 }
 
 int add_ops_micro_suite(void)
