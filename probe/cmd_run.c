@@ -152,18 +152,12 @@ static void curves_dir(const char *out, char *buf, size_t len)
 /* Write doc to path atomically.  Returns 0, or -1 after printing why. */
 static int save_json(const char *path, const cJSON *doc)
 {
-    mg_afile af;
-    FILE *f = mg_afile_open(&af, path);
-    if (!f) {
-        fprintf(stderr, "mgprobe: run: %s: cannot write: %s\n", path, strerror(errno));
-        return -1;
-    }
-    if (mg_json_write(f, doc) || mg_afile_commit(&af)) {
-        fprintf(stderr, "mgprobe: run: %s: write failed: %s\n", path, strerror(errno));
-        mg_afile_abort(&af);
-        return -1;
-    }
-    return 0;
+    mg_diag d;
+    mg_diag_init(&d);
+    int rc = mg_json_save(path, doc, &d);
+    mg_diag_print(&d, stderr, "mgprobe: run");
+    mg_diag_free(&d);
+    return rc;
 }
 
 /* Load the existing profile at path for resuming, or start a new one.

@@ -237,18 +237,12 @@ static void print_line(const cJSON *k)
 
 static int write_out(const char *path, const cJSON *doc)
 {
-    mg_afile af;
-    FILE *f = mg_afile_open(&af, path);
-    if (!f) {
-        fprintf(stderr, "mgprobe: time: %s: cannot write: %s\n", path, strerror(errno));
-        return -1;
-    }
-    if (mg_json_write(f, doc) || mg_afile_commit(&af)) {
-        fprintf(stderr, "mgprobe: time: %s: write failed: %s\n", path, strerror(errno));
-        mg_afile_abort(&af);
-        return -1;
-    }
-    return 0;
+    mg_diag d;
+    mg_diag_init(&d);
+    int rc = mg_json_save(path, doc, &d);
+    mg_diag_print(&d, stderr, "mgprobe: time");
+    mg_diag_free(&d);
+    return rc;
 }
 
 /* Time the whole suite.  Returns the exit status. */

@@ -66,17 +66,7 @@ int mg_golden_write(const char *path, const mg_decisions *ds, mg_diag *d)
         cJSON_AddItemToArray(e, mask_json(ds->v[i].mask));
         cJSON_AddItemToArray(a, e);
     }
-    mg_afile af;
-    FILE *f = mg_afile_open(&af, path);
-    int rc = -1;
-    if (!f) {
-        mg_diag_error(d, "%s: cannot write: %s", path, strerror(errno));
-    } else if (mg_json_write(f, j) || mg_afile_commit(&af)) {
-        if (f) mg_afile_abort(&af);
-        mg_diag_error(d, "%s: write failed", path);
-    } else {
-        rc = 0;
-    }
+    int rc = mg_json_save(path, j, d);
     cJSON_Delete(j);
     return rc;
 }

@@ -1,5 +1,8 @@
 /* jsonout.c - see jsonout.h. */
 #include "util/jsonout.h"
+#include "util/afile.h"
+
+#include <errno.h>
 
 #include <math.h>
 #include <stdlib.h>
@@ -95,4 +98,24 @@ int mg_json_write(FILE *f, const cJSON *j)
     write_value(f, j, 0);
     fputc('\n', f);
     return ferror(f) ? -1 : 0;
+}
+
+int mg_json_save(const char *path, const cJSON *j, mg_diag *d)
+{
+    mg_afile af;
+    FILE *f = mg_afile_open(&af, path);
+    if (!f) {
+        mg_diag_error(d, "%s: cannot write: %s", path, strerror(errno));
+        return -1;
+    }
+    if (mg_json_write(f, j)) {
+        mg_afile_abort(&af);
+        mg_diag_error(d, "%s: write failed: %s", path, strerror(errno));
+        return -1;
+    }
+    if (mg_afile_commit(&af)) {
+        mg_diag_error(d, "%s: write failed: %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
 }

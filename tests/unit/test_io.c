@@ -109,6 +109,25 @@ static void test_afile(void)
     rmdir(dir);
 }
 
+static void test_json_save(void)
+{
+    char dir[] = "/tmp/mgsim-save-XXXXXX";
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    char path[128];
+    snprintf(path, sizeof path, "%s/x.json", dir);
+    cJSON *j = cJSON_Parse("{\"a\": 1}");
+    mg_diag d;
+    mg_diag_init(&d);
+    CU_ASSERT_EQUAL(mg_json_save(path, j, &d), 0);
+    CU_ASSERT_EQUAL(access(path, F_OK), 0);
+    CU_ASSERT_EQUAL(mg_json_save("/nonexistent-dir/x.json", j, &d), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(mg_diag_first(&d), "/nonexistent-dir/x.json: cannot write"));
+    mg_diag_free(&d);
+    cJSON_Delete(j);
+    unlink(path);
+    rmdir(dir);
+}
+
 static void test_diag(void)
 {
     mg_diag d;
@@ -139,7 +158,8 @@ int add_jsonfile_suite(void)
 int add_jsonout_suite(void)
 {
     CU_pSuite s = CU_add_suite("jsonout", NULL, NULL);
-    return s && CU_add_test(s, "write", test_jsonout) ? 0 : -1;
+    return s && CU_add_test(s, "write", test_jsonout) && CU_add_test(s, "save", test_json_save)
+               ? 0 : -1;
 }
 
 int add_afile_suite(void)
