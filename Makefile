@@ -5,6 +5,7 @@
 #   make test         unit (CUnit) + golden + bad-input tests; installs deps if missing
 #   make check        the same tests under AddressSanitizer + UBSan
 #   make bench        benchmarks that print figures (never asserted)
+#   make validate-h100  the committed H100 and PoCL validation reports (mk/validate.sh)
 #   make memcheck     unit, golden and bad-input tests under valgrind
 #   make install PREFIX=/usr/local
 #   make deps         install the Debian packages (apt-get; root or sudo)
@@ -52,6 +53,7 @@ MGPROBE     := $(BINDIR)/mgprobe
 UNIT        := $(BUILD)/tests/unit_tests
 
 LIBS        := -lcjson -lm
+LIBS        += -lpthread   # mgsim sweep/whatif run candidates on POSIX threads
 PROBE_LIBS  := -lOpenCL -lcjson -lm -lpthread
 
 .SECONDARY:
@@ -113,6 +115,7 @@ memcheck: $(MGSIM) $(MGPROBE) $(UNIT)
 	@MG_WRAP="$(VALGRIND)" sh tests/golden/run.sh "$(MGSIM)" "$(MGPROBE)"
 	@MG_WRAP="$(VALGRIND)" sh tests/bad/run.sh "$(MGSIM)"
 	@MG_WRAP="$(VALGRIND)" sh tests/bad/run_traces.sh "$(MGSIM)"
+	@MG_WRAP="$(VALGRIND)" sh tests/plots/run.sh "$(MGSIM)"
 
 golden-update: $(MGSIM) $(MGPROBE)
 	@sh tests/golden/run.sh --update "$(MGSIM)" "$(MGPROBE)"
@@ -126,6 +129,13 @@ bench: deps-ensure
 	@$(MAKE) --no-print-directory all $(BENCH_BINS)
 	@sh mk/bench.sh "$(BUILD)/bench"
 
+# The validation reports under configs/measured/ (issue 7): calibrate, then
+# mgsim validate on the recorded timings (text, JSON, plot).
+.PHONY: validate-h100
+validate-h100: deps-ensure
+	@$(MAKE) --no-print-directory $(MGSIM)
+	@sh mk/validate.sh "$(MGSIM)"
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(MGSIM) $(MGPROBE) $(DESTDIR)$(PREFIX)/bin/
@@ -134,6 +144,8 @@ install: all
 	    install -m 644 configs/$$d/*.json $(DESTDIR)$(PREFIX)/share/mgsim/configs/$$d/ || exit 1; \
 	done
 	install -m 644 configs/README.md $(DESTDIR)$(PREFIX)/share/mgsim/configs/
+	install -d $(DESTDIR)$(PREFIX)/share/mgsim/plots
+	install -m 644 plots/*.gp plots/README.md $(DESTDIR)$(PREFIX)/share/mgsim/plots/
 	install -m 644 doc/mgsim.1 doc/mgprobe.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 
 clean:

@@ -4,8 +4,35 @@
 # measured here, never in tests).
 set -eu
 B=$1
-echo "mgsim bench: commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)," \
-     "$(uname -m), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //')"
+# The commit (+dirty when the tree has changes) and the machine, for the
+# printed header and the rows appended under bench/results/.
+COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+[ -z "$(git status --porcelain --untracked-files=no 2>/dev/null)" ] || COMMIT="$COMMIT+dirty"
+MACHINE="$(uname -m), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //')"
+RESULTS=bench/results
+mkdir -p "$RESULTS"
+echo "mgsim bench: commit $COMMIT, $MACHINE"
 "$B/bench_config" configs/devices/adreno640.json 1
 "$B/bench_gen" conv2d H=56 W=56 Cin=128 Cout=128 K=1 tile=4x4 wg=16,4 layout=image
-"$B/bench_sim" configs/devices/adreno640.json conv2d H=56 W=56 Cin=128 Cout=128 K=1 tile=4x4 wg=16,4 layout=image storage=fp16
+# full simulation, single-threaded: rates per core (a row per run in sim.csv)
+"$B/bench_sim" --csv "$RESULTS/sim.csv" --commit "$COMMIT" --machine "$MACHINE" \
+    configs/devices/adreno640.json conv2d H=56 W=56 Cin=128 Cout=128 K=1 tile=4x4 wg=16,4 layout=image storage=fp16
+# sampled simulation (--sample auto): cycles error against full simulation
+# and speed-up over 56 kernels of several operators and configs
+"$B/bench_sample"
+# sweep throughput (mgsim sweep): the first 24 kept candidates of romou's
+# conv1x1 space on adreno640 (--pruned-only --limit 24, sampling auto) at
+# -j1, -j2 and -j<cores>; the results files must be identical (a row per
+# run in sweep.csv)
+MGSIM=${MGSIM:-bin/mgsim}
+SW="--config configs/devices/adreno640.json --space configs/spaces/conv1x1-28x28x256x256.json --rules configs/rules/romou.json --pruned-only --limit 24 --no-progress --time"
+SWD=$(mktemp -d)
+[ -f "$RESULTS/sweep.csv" ] || echo "commit,machine,space,candidates,threads,seconds,candidates_per_s" > "$RESULTS/sweep.csv"
+for j in $(printf '1\n2\n%s\n' "$(nproc)" | sort -nu); do
+    "$MGSIM" sweep $SW -j "$j" -o "$SWD/j$j.jsonl" 2>"$SWD/t$j" >/dev/null
+    s=$(sed -n 's/.* in \([0-9.]*\) s (\([0-9.]*\) candidates\/s.*/\1 \2/p' "$SWD/t$j")
+    echo "sweep: conv1x1 kept subset, 24 candidates, -j$j: ${s#* } candidates/s (${s% *} s)"
+    echo "$COMMIT,\"$MACHINE\",conv1x1-28x28x256x256 pruned-only first 24,24,$j,${s% *},${s#* }" >> "$RESULTS/sweep.csv"
+    cmp -s "$SWD/j1.jsonl" "$SWD/j$j.jsonl" || echo "sweep: -j$j results differ from -j1 (a bug)"
+done
+rm -rf "$SWD"

@@ -66,6 +66,13 @@ typedef struct mg_rec {
     uint8_t  obj;            /* image id (TEX/IMG) or buffer id (BUF/CONST);
                                 0 for LOCAL; BARRIER: fence, 1 local | 2 global */
     uint32_t width;          /* bytes accessed per lane (vector width x element) */
+    /* What the decoder knows of a memory record's address shape (0, 0 when
+     * nothing: a list, or a record built by hand): the addresses are an
+     * affine form of the lane index in rows of form_p lanes, and the
+     * MG_FORM_* bits say which lanes repeat others' addresses (see
+     * mg_rec_distinct_lanes()). */
+    uint32_t form_p;
+    uint8_t  form;
     int64_t  a[MG_TRACE_MAX_LANES];   /* byte address, or texel x */
     int64_t  b[MG_TRACE_MAX_LANES];   /* texel y (TEX/IMG); 0 for 1D addresses */
 } mg_rec;
@@ -80,6 +87,17 @@ static inline void mg_rec_set_active(mg_rec *r, unsigned l)
     r->mask[l >> 6] |= (uint64_t)1 << (l & 63);
 }
 unsigned mg_rec_popcount(const mg_rec *r);
+
+#define MG_FORM_ROWS_SAME 1u   /* every row has row 0's addresses, column by column */
+#define MG_FORM_ROW_CONST 2u   /* the lanes of a row share their addresses */
+
+/* The active lanes of r that may hold addresses no earlier active lane
+ * holds, ascending, into out[]; returns their number.  Every other active
+ * lane holds the addresses of a listed lane before it, so a consumer that
+ * keeps the first occurrence of each address (or of anything computed from
+ * the addresses alone) sees the same sequence through the list as through
+ * every active lane.  Without form bits that is every active lane. */
+unsigned mg_rec_distinct_lanes(const mg_rec *r, uint8_t *out);
 
 /* ---- header -------------------------------------------------------------- */
 
@@ -138,6 +156,21 @@ typedef struct mg_trace_warp {
     uint32_t n_records;
 } mg_trace_warp;
 
+/* A record held decoded (a work group in record form, below): mg_rec's
+ * fields, with the addresses of a memory record as an affine form of the
+ * lane index (lane l: base + a x (l % p) + c x (l / p), per dimension) or,
+ * when list is set, the active lanes' values in order in wg->pool from
+ * index base[0] (dims values per lane). */
+typedef struct mg_trace_drec {
+    uint8_t  type, cls, vec, flops;
+    uint8_t  obj;                /* as mg_rec (barrier: the fence) */
+    uint8_t  list;               /* addresses in wg->pool, not affine */
+    uint16_t site;
+    uint32_t n, dep, width, p;
+    uint64_t mask[2];
+    int64_t  base[2], a[2], c[2];
+} mg_trace_drec;
+
 typedef struct mg_trace_wg {
     uint32_t id[3];              /* work-group id */
     uint32_t n_warps;
@@ -147,7 +180,25 @@ typedef struct mg_trace_wg {
     size_t   len, cap;
     mg_trace_site sites[MG_TRACE_SITE_SLOTS];   /* encoder state, open warp */
     uint64_t enc_mask[2];        /* encoder: mask of the open warp's last record */
+    /* Record form, for consumers in the same process (the simulator): set
+     * want_recs before the producer fills the group, and a producer that
+     * can (the generator) keeps the records decoded in recs instead of
+     * encoding them; in_recs says which form the group is in (warps[k].off
+     * is then an index into recs, .len the record count).  Cursors and the
+     * file writer read either form, with the same records. */
+    int      want_recs;
+    int      in_recs;
+    mg_trace_drec *recs;         /* nrecs records (capacity recs_cap) */
+    size_t   nrecs, recs_cap;
+    int64_t *pool;               /* list addresses (npool values, capacity pool_cap) */
+    size_t   npool, pool_cap;
+    /* A group whose record form outgrows this many bytes (0: the default,
+     * MG_TRACE_RECS_MAX) is encoded from there on, so memory stays within
+     * a few times the encoded size whatever the group's length. */
+    size_t   recs_max;
 } mg_trace_wg;
+
+#define MG_TRACE_RECS_MAX ((size_t)32 << 20)
 
 void mg_trace_wg_init(mg_trace_wg *wg);
 void mg_trace_wg_free(mg_trace_wg *wg);
@@ -170,9 +221,15 @@ typedef struct mg_trace_cursor {
     uint32_t warp;
     size_t   pos, end;           /* byte positions in wg->bytes */
     uint32_t index;              /* records decoded so far in this warp */
-    /* per-site decoder state (delta coding), owned by the cursor */
-    mg_trace_site sites[MG_TRACE_SITE_SLOTS];
     uint64_t prev_mask[2];       /* mask of the last record decoded */
+    /* Set by a consumer that reads only the lanes mg_rec_distinct_lanes()
+     * lists (the simulator's memory path): then a memory record with form
+     * bits, in a warp of at most 64 lanes, may come with only those lanes'
+     * addresses filled in.  0 after mg_trace_cursor_init(). */
+    int      distinct_only;
+    /* per-site decoder state (delta coding), owned by the cursor; last, as
+     * the record form does not use it */
+    mg_trace_site sites[MG_TRACE_SITE_SLOTS];
 } mg_trace_cursor;
 
 void mg_trace_cursor_init(mg_trace_cursor *c, const mg_trace_wg *wg, uint32_t warp);
@@ -189,6 +246,13 @@ typedef struct mg_trace_source {
      * error (message in d). */
     int (*next_wg)(void *self, mg_trace_wg *wg, mg_diag *d);
     void *self;
+    /* Optional random access, NULL when the source has none (sampled
+     * simulation, sim/model/sample.h, uses it to skip work groups without
+     * producing them).  seek_wg: the next next_wg() hands out the work
+     * group of linear index idx (x fastest); wg_at: fill wg with work group
+     * idx without moving the stream.  Both return 0, -1 on error. */
+    int (*seek_wg)(void *self, uint64_t idx, mg_diag *d);
+    int (*wg_at)(void *self, uint64_t idx, mg_trace_wg *wg, mg_diag *d);
 } mg_trace_source;
 
 /* ---- files ---------------------------------------------------------------- */

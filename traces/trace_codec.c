@@ -61,6 +61,8 @@ void mg_trace_wg_free(mg_trace_wg *wg)
 {
     free(wg->warps);
     free(wg->bytes);
+    free(wg->recs);
+    free(wg->pool);
     memset(wg, 0, sizeof *wg);
 }
 
@@ -83,6 +85,8 @@ int mg_trace_wg_begin(mg_trace_wg *wg, const uint32_t id[3])
     memcpy(wg->id, id, sizeof wg->id);
     wg->n_warps = 0;
     wg->len = 0;
+    wg->in_recs = wg->want_recs;
+    wg->nrecs = wg->npool = 0;
     return 0;
 }
 
@@ -105,7 +109,7 @@ int mg_trace_wg_warp_begin(mg_trace_wg *wg, uint32_t lanes)
         wg->warps_cap = cap;
     }
     mg_trace_warp *w = &wg->warps[wg->n_warps++];
-    w->off = wg->len;
+    w->off = wg->in_recs ? wg->nrecs : wg->len;
     w->len = SIZE_MAX;
     w->lanes = lanes;
     w->n_records = 0;
@@ -117,31 +121,43 @@ int mg_trace_wg_warp_end(mg_trace_wg *wg)
 {
     mg_trace_warp *w = open_warp(wg);
     if (!w) return -1;
-    w->len = wg->len - w->off;
+    w->len = wg->in_recs ? wg->nrecs - w->off : wg->len - w->off;
     return 0;
 }
 
 /* ---- choosing an address encoding ------------------------------------------- */
 
-/* An affine form of one record's addresses (FORMAT.md 5.3). */
-typedef struct affine {
-    uint32_t p;
-    int64_t base[2], a[2], c[2];
-} affine;
+typedef mg_trace_affine affine;
 
-/* Value of lane l under (base, a, c, p), in wrapping 64-bit arithmetic. */
-static int64_t affine_at(int64_t base, int64_t a, int64_t c, uint32_t p, unsigned l)
-{
-    return (int64_t)((uint64_t)base + (uint64_t)a * (l % p) + (uint64_t)c * (l / p));
-}
-
-/* Nonzero when every active lane (act[0..n)) of v equals base + a*x + c*y. */
+/* Nonzero when every active lane l (act[0..n), ascending) of v equals
+ * base + a x (l % p) + c x (l / p) in wrapping 64-bit arithmetic.  The
+ * lane's column and row are stepped from the previous active lane's rather
+ * than divided out. */
 static int affine_holds(const int64_t *v, const uint8_t *act, unsigned n, int64_t base,
                         int64_t a, int64_t c, uint32_t p)
 {
-    for (unsigned i = 0; i < n; i++)
-        if (affine_at(base, a, c, p, act[i]) != v[act[i]]) return 0;
-    return 1;
+    if (!n) return 1;
+    if (act[0] == 0 && act[n - 1] == n - 1) {      /* lanes 0 .. n-1: rows of p */
+        uint64_t row = (uint64_t)base;
+        for (unsigned l0 = 0; l0 < n; l0 += p, row += (uint64_t)c) {
+            unsigned end = n - l0 < p ? n : l0 + p;
+            uint64_t val = row;
+            for (unsigned l = l0; l < end; l++, val += (uint64_t)a)
+                if ((int64_t)val != v[l]) return 0;
+        }
+        return 1;
+    }
+    uint32_t x = act[0] % p;
+    uint64_t row = (uint64_t)base + (uint64_t)c * (act[0] / p);
+    for (unsigned i = 0;;) {
+        if ((int64_t)(row + (uint64_t)a * x) != v[act[i]]) return 0;
+        if (++i == n) return 1;
+        x += (uint32_t)(act[i] - act[i - 1]);
+        while (x >= p) {
+            x -= p;
+            row += (uint64_t)c;
+        }
+    }
 }
 
 /* Fit the values v of the active lanes act[0..n) (n >= 1) with row width
@@ -162,8 +178,9 @@ static int fit_dim(const int64_t *v, const uint8_t *act, unsigned n, uint32_t p,
     }
     unsigned l0 = act[0];
     uint64_t r0 = (uint64_t)v[l0] - (uint64_t)fa * (l0 % p);
+    unsigned next_row = (l0 / p + 1) * p;          /* first lane of the next row */
     for (unsigned i = 1; i < n; i++) {
-        if (act[i] / p == l0 / p) continue;
+        if (act[i] < next_row) continue;
         uint64_t ri = (uint64_t)v[act[i]] - (uint64_t)fa * (act[i] % p);
         int64_t dv = (int64_t)(ri - r0);
         int64_t dy = act[i] / p - l0 / p;
@@ -188,6 +205,12 @@ static int fit_rec(const mg_rec *r, int dims, const uint8_t *act, unsigned n, ui
     for (int d = 0; d < dims; d++)
         if (!fit_dim(d ? r->b : r->a, act, n, p, &f->base[d], &f->a[d], &f->c[d])) return 0;
     return 1;
+}
+
+int mg_trace_fit_affine(const mg_rec *r, const uint8_t *act, unsigned n, uint32_t p,
+                        mg_trace_affine *f)
+{
+    return fit_rec(r, mg_rec_dims(r->type), act, n, p, f);
 }
 
 /* Find an affine form for r: the slot's P first (when usable), then P =
@@ -295,15 +318,27 @@ int mg_trace_wg_put(mg_trace_wg *wg, const mg_rec *r)
 {
     mg_trace_warp *w = open_warp(wg);
     if (!w || r->lanes != w->lanes || r->type < 1 || r->type >= MG_REC_TYPE_COUNT) return -1;
-    uint64_t full[2] = {0, 0};
-    for (unsigned l = 0; l < r->lanes; l++) full[l >> 6] |= (uint64_t)1 << (l & 63);
+    uint64_t full[2] = {r->lanes >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << r->lanes) - 1,
+                        r->lanes >= 128 ? ~(uint64_t)0
+                        : r->lanes > 64 ? ((uint64_t)1 << (r->lanes - 64)) - 1 : 0};
     if ((r->mask[0] & ~full[0]) || (r->mask[1] & ~full[1])) return -1;
-    if (w->n_records == UINT32_MAX || wg_reserve(wg, REC_MAX)) return -1;
+    if (w->n_records == UINT32_MAX) return -1;
+    if (wg->in_recs && wg->nrecs * sizeof *wg->recs + wg->npool * sizeof *wg->pool >
+                           (wg->recs_max ? wg->recs_max : MG_TRACE_RECS_MAX) &&
+        (mg_trace_wg_to_bytes(wg) || !(w = open_warp(wg))))      /* warps moved */
+        return -1;
+    if (wg->in_recs) {
+        if (mg_trace_drec_put(wg, r, r->mask[0] == full[0] && r->mask[1] == full[1])) return -1;
+        w->n_records++;
+        return 0;
+    }
+    if (wg_reserve(wg, REC_MAX)) return -1;
 
     uint8_t act[MG_TRACE_MAX_LANES];
     unsigned n = 0;
-    for (unsigned l = 0; l < r->lanes; l++)
-        if (mg_rec_active(r, l)) act[n++] = (uint8_t)l;
+    for (int h = 0; h < 2; h++)
+        for (uint64_t m = r->mask[h]; m; m &= m - 1)
+            act[n++] = (uint8_t)(64 * h + __builtin_ctzll(m));
     uint8_t *p = wg->bytes + wg->len;
     uint8_t tb = r->type;
     size_t k = 1;

@@ -21,6 +21,7 @@ void mg_trace_cursor_init(mg_trace_cursor *c, const mg_trace_wg *wg, uint32_t wa
     }
     for (int i = 0; i < MG_TRACE_SITE_SLOTS; i++) c->sites[i].used = 0;
     c->prev_mask[0] = c->prev_mask[1] = 0;
+    c->distinct_only = 0;
 }
 
 /* Fill e (offset off) and return -1. */
@@ -88,15 +89,6 @@ static int get_alu(dec *s, mg_rec *r)
     return 0;
 }
 
-/* Write values for the active lanes of r, dimension d, from an affine form. */
-static void expand(mg_rec *r, int d, int64_t base, int64_t a, int64_t c, uint32_t p)
-{
-    int64_t *v = d ? r->b : r->a;
-    for (unsigned l = 0; l < r->lanes; l++)
-        if (mg_rec_active(r, l))
-            v[l] = (int64_t)((uint64_t)base + (uint64_t)a * (l % p) + (uint64_t)c * (l / p));
-}
-
 /* Decode a memory body in `mode` into r, using and updating the cursor's
  * site slot. */
 static int get_mem(dec *s, mg_trace_cursor *c, mg_rec *r, unsigned mode)
@@ -134,7 +126,17 @@ static int get_mem(dec *s, mg_trace_cursor *c, mg_rec *r, unsigned mode)
             if (mode == MG_MODE_AFFINE && (get_s(s, "a", &n.a[d]) || get_s(s, "c", &n.c[d])))
                 return -1;
         }
-        for (int d = 0; d < dims; d++) expand(r, d, n.base[d], n.a[d], n.c[d], n.p);
+        r->form_p = n.p;
+        r->form = mg_trace_form_bits(dims, n.a, n.c);
+        if (r->form && c->distinct_only && r->lanes <= 64) {     /* see trace.h */
+            uint8_t ln[MG_TRACE_MAX_LANES];
+            mg_trace_expand_lanes(r, dims, n.p, n.base, n.a, n.c, ln,
+                                  mg_rec_distinct_lanes(r, ln));
+        } else {
+            for (int d = 0; d < dims; d++)
+                mg_trace_expand(d ? r->b : r->a, r->mask, r->lanes, n.base[d], n.a[d], n.c[d],
+                                n.p);
+        }
     } else {
         int64_t prev[2] = {ref[0], ref[1]};
         int first = 1;
@@ -165,6 +167,7 @@ int mg_trace_decode(mg_trace_cursor *c, mg_rec *r, mg_trace_err *e)
     const mg_trace_wg *wg = c->wg;
     if (!wg || c->warp >= wg->n_warps)
         return fail(e, 0, "no warp %u in this work group", c->warp);
+    if (wg->in_recs) return mg_trace_drec_next(c, r);
     const mg_trace_warp *w = &wg->warps[c->warp];
     if (c->pos >= c->end) {
         if (c->index != w->n_records)
@@ -203,6 +206,8 @@ int mg_trace_decode(mg_trace_cursor *c, mg_rec *r, mg_trace_err *e)
     r->n = 0;
     r->obj = 0;
     r->width = 0;
+    r->form_p = 0;
+    r->form = 0;
     if (tb & MG_TB_ALL) {
         for (unsigned l = 0; l < w->lanes; l++) mg_rec_set_active(r, l);
     } else if (tb & MG_TB_PREV) {

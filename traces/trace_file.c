@@ -90,6 +90,15 @@ mg_trace_writer *mg_trace_writer_open(const char *path, const mg_trace_header *h
 int mg_trace_writer_put_wg(mg_trace_writer *w, const mg_trace_wg *wg, mg_diag *d)
 {
     const char *path = w->af.path;
+    if (wg->in_recs) {               /* records kept decoded: encode them first */
+        mg_trace_wg enc;
+        mg_trace_wg_init(&enc);
+        int rc = mg_trace_wg_encode(&enc, wg);
+        if (rc) mg_diag_error(d, "%s: out of memory encoding a work group", path);
+        else rc = mg_trace_writer_put_wg(w, &enc, d);
+        mg_trace_wg_free(&enc);
+        return rc;
+    }
     for (int i = 0; i < 3; i++)
         if (wg->id[i] >= w->h.global[i] / w->h.local[i]) {
             mg_diag_error(d, "%s: work group id (%u, %u, %u) outside the launch grid", path,

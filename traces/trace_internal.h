@@ -56,6 +56,62 @@ int mg_trace_get_uvar(const uint8_t *p, size_t len, size_t *pos, uint64_t *v);
 uint64_t mg_trace_zigzag(int64_t v);
 int64_t  mg_trace_unzigzag(uint64_t z);
 
+/* ---- affine address forms (trace_codec.c) ---------------------------------- */
+
+/* An affine form of one record's addresses (FORMAT.md 5.3): lane l of
+ * dimension d is base[d] + a[d] x (l % p) + c[d] x (l / p). */
+typedef struct mg_trace_affine {
+    uint32_t p;
+    int64_t base[2], a[2], c[2];
+} mg_trace_affine;
+
+/* Fit the active lanes act[0..n) (ascending, n >= 1) of memory record r
+ * with row width p.  Returns 1 with *f when every lane fits, else 0. */
+int mg_trace_fit_affine(const mg_rec *r, const uint8_t *act, unsigned n, uint32_t p,
+                        mg_trace_affine *f);
+
+/* The MG_FORM_* bits of an affine form over `dims` dimensions. */
+static inline uint8_t mg_trace_form_bits(int dims, const int64_t a[2], const int64_t c[2])
+{
+    int rows_same = 1, row_const = 1;
+    for (int d = 0; d < dims; d++) {
+        rows_same &= c[d] == 0;
+        row_const &= a[d] == 0;
+    }
+    return (uint8_t)((rows_same ? MG_FORM_ROWS_SAME : 0u) | (row_const ? MG_FORM_ROW_CONST : 0u));
+}
+
+/* ---- the record form of a work group (trace_drec.c) -------------------------- */
+
+/* Append record r (checked by mg_trace_wg_put; full: every lane of the warp
+ * is active) to the open warp of wg, which is in record form.  Returns 0,
+ * -1 on OOM. */
+int mg_trace_drec_put(mg_trace_wg *wg, const mg_rec *r, int full);
+
+/* Write v[l] = base + a x (l % p) + c x (l / p) (wrapping) for the lanes
+ * l < lanes set in mask. */
+void mg_trace_expand(int64_t *v, const uint64_t mask[2], uint32_t lanes, int64_t base, int64_t a,
+                     int64_t c, uint32_t p);
+
+/* Fill the addresses of r's lanes ln[0..n) (ascending) from the affine
+ * form (p, base, a, c) over dims dimensions (b = 0 when dims is 1): the
+ * partial fill of a distinct_only cursor. */
+void mg_trace_expand_lanes(mg_rec *r, int dims, uint32_t p, const int64_t base[2],
+                           const int64_t a[2], const int64_t c[2], const uint8_t *ln, uint32_t n);
+
+/* Expand the next record of cursor c (over a group in record form) into
+ * *r, as the decoder would.  Returns 1, or 0 at the end of the warp. */
+int mg_trace_drec_next(mg_trace_cursor *c, mg_rec *r);
+
+/* Encode wg, in record form, in place: its records so far, the open warp
+ * (if any) left open with the encoder's state to go on.  Returns 0, -1 on
+ * OOM (wg unchanged). */
+int mg_trace_wg_to_bytes(mg_trace_wg *wg);
+
+/* Re-encode every record of src (either form) into dst, bytes form, the
+ * same bytes the generator would have put.  Returns 0, -1 on OOM. */
+int mg_trace_wg_encode(mg_trace_wg *dst, const mg_trace_wg *src);
+
 /* ---- decoding with a structured error (trace_decode.c) --------------------- */
 
 typedef struct mg_trace_err {

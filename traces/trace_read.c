@@ -397,6 +397,7 @@ int mg_trace_reader_next_wg(mg_trace_reader *r, mg_trace_wg *wg, mg_diag *d)
                      id[0], id[1], id[2], (unsigned long long)at, (unsigned long long)nw,
                      r->warps_per_wg, h->local[0], h->local[1], h->local[2], h->warp_width);
     mg_trace_wg_begin(wg, id);
+    wg->in_recs = 0;                 /* the reader keeps the bytes it checked */
     if (wg->warps_cap < nw) {
         mg_trace_warp *w = realloc(wg->warps, (size_t)nw * sizeof *w);
         if (!w) return rfail(r, d, "out of memory reading a work group");
@@ -422,6 +423,6 @@ static int reader_next(void *self, mg_trace_wg *wg, mg_diag *d)
 
 mg_trace_source mg_trace_reader_source(mg_trace_reader *r)
 {
-    mg_trace_source s = {&r->h, reader_next, r};
+    mg_trace_source s = {&r->h, reader_next, r, NULL, NULL};      /* no random access */
     return s;
 }

@@ -7,6 +7,79 @@ unsigned mg_rec_popcount(const mg_rec *r)
     return (unsigned)(__builtin_popcountll(r->mask[0]) + __builtin_popcountll(r->mask[1]));
 }
 
+/* Every active lane of r into out (ascending); returns their number. */
+static unsigned all_lanes(const mg_rec *r, uint8_t *out)
+{
+    unsigned n = 0;
+    for (unsigned h = 0; h < 2; h++)
+        for (uint64_t m = r->mask[h]; m; m &= m - 1)
+            out[n++] = (uint8_t)(64 * h + (unsigned)__builtin_ctzll(m));
+    return n;
+}
+
+/* Rows that never straddle a mask word (p divides 64): a row's lanes are
+ * one shift of a mask word; ROW_CONST takes each row's first active lane,
+ * ROWS_SAME the active lanes of columns no earlier row had active. */
+static unsigned by_rows(const mg_rec *r, uint8_t *out)
+{
+    uint32_t p = r->form_p;
+    uint64_t cols = p == 64 ? ~(uint64_t)0 : ((uint64_t)1 << p) - 1, seen = 0;
+    unsigned n = 0;
+    for (uint32_t l0 = 0; l0 < r->lanes; l0 += p) {
+        uint64_t row = (r->mask[l0 >> 6] >> (l0 & 63)) & cols;
+        if (r->form == MG_FORM_ROW_CONST) {
+            if (row) out[n++] = (uint8_t)(l0 + (unsigned)__builtin_ctzll(row));
+            continue;
+        }
+        uint64_t fresh = row & ~seen;
+        seen |= fresh;
+        for (; fresh; fresh &= fresh - 1)
+            out[n++] = (uint8_t)(l0 + (unsigned)__builtin_ctzll(fresh));
+        if (seen == cols) break;
+    }
+    return n;
+}
+
+/* Per form (mg_rec's form_p and form bits): with ROW_CONST only the first
+ * active lane of each row can be new; with ROWS_SAME only the first active
+ * lane of each column (rows repeat row 0); with both, the first active
+ * lane. */
+unsigned mg_rec_distinct_lanes(const mg_rec *r, uint8_t *out)
+{
+    uint32_t p = r->form_p;
+    if (!p || !r->form) return all_lanes(r, out);
+    if (r->form == (MG_FORM_ROWS_SAME | MG_FORM_ROW_CONST)) {
+        for (unsigned h = 0; h < 2; h++)
+            if (r->mask[h]) {
+                out[0] = (uint8_t)(64 * h + (unsigned)__builtin_ctzll(r->mask[h]));
+                return 1;
+            }
+        return 0;
+    }
+    if (p <= 64 && 64 % p == 0) return by_rows(r, out);
+    unsigned n = 0;
+    if (r->form == MG_FORM_ROW_CONST) {
+        for (uint32_t l0 = 0; l0 < r->lanes; l0 += p) {
+            uint32_t end = r->lanes - l0 < p ? r->lanes : l0 + p;
+            for (uint32_t l = l0; l < end; l++)
+                if (mg_rec_active(r, l)) {
+                    out[n++] = (uint8_t)l;
+                    break;
+                }
+        }
+        return n;
+    }
+    /* ROWS_SAME: a lane is new when its column has not been active yet */
+    uint64_t seen[2] = {0, 0};
+    uint32_t cols = p < r->lanes ? p : r->lanes, x = 0;
+    for (uint32_t l = 0; l < r->lanes && n < cols; l++, x = x + 1 == p ? 0 : x + 1) {
+        if (!mg_rec_active(r, l) || ((seen[x >> 6] >> (x & 63)) & 1)) continue;
+        seen[x >> 6] |= (uint64_t)1 << (x & 63);
+        out[n++] = (uint8_t)l;
+    }
+    return n;
+}
+
 /* Nonzero for types that carry an object, a width and per-lane addresses. */
 int mg_rec_is_mem(int type)
 {

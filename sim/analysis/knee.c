@@ -307,6 +307,22 @@ int mg_knee_saturation(const double *x, const double *y, const double *noise, in
     return 0;
 }
 
+int mg_knee_saturation_exact(const double *x, const double *y, int n, double tol,
+                             double *x_sat)
+{
+    *x_sat = 0;
+    if (n < 2) return -1;
+    int m = 0;
+    for (int i = 1; i < n; i++)
+        if (y[i] > y[m]) m = i;
+    if (!(y[m] > y[0] * (1 + tol))) return -1;
+    int i = 0;
+    while (y[i] < y[m] / (1 + tol)) i++;
+    if (i + 1 >= n || y[i + 1] < y[m] / (1 + 2 * tol)) return -1;   /* a blip, not a level */
+    *x_sat = x[i];
+    return 0;
+}
+
 int mg_knee_jump(const double *x, const double *y, int n, double factor, double *x_last,
                  double *conf)
 {

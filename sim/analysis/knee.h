@@ -126,6 +126,17 @@ int mg_knee_saturation(const double *x, const double *y, const double *noise, in
                        const mg_knee_opts *opts, double *x_sat, double *conf, char *why,
                        int why_len);
 
+/* Saturation of a noise-free rising curve (the virtual probe's, whose
+ * points carry no noise, where the segmentation's roughness estimate would
+ * read a deterministic curve's bends as noise): m = the first point of the
+ * curve's maximum; *x_sat = the first x[i], i <= m, with y[i] >= y[m] /
+ * (1 + tol), provided the point after it is within 2 tol of the maximum
+ * too (a level, not a blip; past the line a stride sweep may start to fall
+ * slowly, as fewer lines are touched).  Returns 0, or -1 when the curve never rises by more than tol
+ * above y[0] (flat or falling), when the level does not hold, or n < 2. */
+int mg_knee_saturation_exact(const double *x, const double *y, int n, double tol,
+                             double *x_sat);
+
 /* The first jump (see above): sets *x_last and *conf and returns 0, or
  * -1 when y never exceeds factor x y[0] (no jump) or n < 2. */
 int mg_knee_jump(const double *x, const double *y, int n, double factor, double *x_last,

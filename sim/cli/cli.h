@@ -37,5 +37,11 @@ int mg_cmd_run(int argc, char **argv);
 int mg_cmd_trace(int argc, char **argv);
 int mg_cmd_space(int argc, char **argv);
 int mg_cmd_prune(int argc, char **argv);
+int mg_cmd_sweep(int argc, char **argv);
+int mg_cmd_whatif(int argc, char **argv);
+int mg_cmd_plot(int argc, char **argv);
+int mg_cmd_validate(int argc, char **argv);
+int mg_cmd_vprobe(int argc, char **argv);
+int mg_cmd_calibrate(int argc, char **argv);
 
 #endif

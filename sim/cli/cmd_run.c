@@ -18,7 +18,7 @@
 static void run_usage(FILE *f)
 {
     fprintf(f,
-            "Usage: mgsim run --config CFG OP [key=value ...] [--json] [-o FILE]\n"
+            "Usage: mgsim run --config CFG OP [key=value ...] [--sample MODE] [--json] [-o FILE]\n"
             "       mgsim run --config CFG --trace FILE [--json] [-o FILE]\n"
             "\n"
             "Replays a kernel's access trace on the device config CFG: the trace of\n"
@@ -27,9 +27,18 @@ static void run_usage(FILE *f)
             "GFLOPS, occupancy, per-level accesses/hits/misses/bytes, ALU utilization,\n"
             "stalls and the roofline; --json for tools.  See sim/MODEL.md.\n"
             "\n"
+            "--sample off|auto|N   sampled simulation (default off): replay a warm-up\n"
+            "    and measured waves of work-group dispatch (auto: as many as the\n"
+            "    estimated error needs; N: N waves), skip the middle of the launch,\n"
+            "    replay its end, and extrapolate; the report gives the work groups\n"
+            "    simulated and the estimated error.  A --trace file cannot skip:\n"
+            "    every work group is replayed.\n"
+            "\n"
             "Example:\n"
             "  mgsim run --config configs/devices/adreno640.json conv2d H=56 W=56 \\\n"
-            "      Cin=128 Cout=128 K=1 tile=4x4 wg=16,4 layout=image storage=fp16\n");
+            "      Cin=128 Cout=128 K=1 tile=4x4 wg=16,4 layout=image storage=fp16\n"
+            "  mgsim run --config configs/devices/adreno640.json --sample auto conv2d \\\n"
+            "      H=112 W=112 Cin=64 Cout=64 K=3 pad=1 tile=2x4 wg=8,8\n");
 }
 
 /* Run the schedule words through the generator with warp= defaulted. */
@@ -60,10 +69,11 @@ int mg_cmd_run(int argc, char **argv)
     static const struct option opts[] = {
         {"config", required_argument, NULL, 'c'}, {"trace", required_argument, NULL, 't'},
         {"json", no_argument, NULL, 'j'},         {"output", required_argument, NULL, 'o'},
-        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
+        {"help", no_argument, NULL, 'h'},         {"sample", required_argument, NULL, 's'},
+        {NULL, 0, NULL, 0},
     };
     const char *cfg = NULL, *trace = NULL, *out = "-";
-    int json = 0;
+    int json = 0, sample = MG_SAMPLE_OFF;
     opterr = 0;
     optind = 0;
     int c;
@@ -74,6 +84,11 @@ int mg_cmd_run(int argc, char **argv)
         case 'j': json = 1; break;
         case 'o': out = optarg; break;
         case 'h': run_usage(stdout); return MG_EXIT_OK;
+        case 's':
+            if (mg_sample_parse(optarg, &sample))
+                return mg_cli_usage_error("run", "--sample: expected off, auto or a number of "
+                                          "waves 1..1000, not '%s'", optarg);
+            break;
         default:
             return mg_cli_usage_error("run", "unknown or incomplete option '%s'",
                                       argv[optind - 1]);
@@ -108,6 +123,7 @@ int mg_cmd_run(int argc, char **argv)
                 dev->name, (long long)dev->warp_width, (long long)dev->warp_width);
     mg_sim_stats st;
     mg_sim_opts so = {0};
+    so.sample = sample;
     if (mg_sim_run(dev, &src, &so, &st, &d)) goto done;
     mg_roofline rf;
     mg_roofline_compute(dev, &st, &rf);

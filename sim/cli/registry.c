@@ -14,6 +14,12 @@ const mg_command mg_commands[] = {
     {"trace", "dump and summarize access traces", mg_cmd_trace},
     {"space", "count and list the members of a kernel search space", mg_cmd_space},
     {"prune", "apply hardware pruning rules to a search space (regression check)", mg_cmd_prune},
+    {"sweep", "simulate a search space on N threads: results file, bests, regret", mg_cmd_sweep},
+    {"whatif", "best kernel and pruning per device-config variant (--vary KEY=...)", mg_cmd_whatif},
+    {"plot", "draw rooflines, probe curves, sweeps and what-ifs with gnuplot", mg_cmd_plot},
+    {"validate", "score the model against measured kernel timings (mgprobe time)", mg_cmd_validate},
+    {"vprobe", "run mgprobe's microbenchmarks through the model: a virtual profile", mg_cmd_vprobe},
+    {"calibrate", "a device config from a probe profile (+ a base config), with sources", mg_cmd_calibrate},
     {NULL, NULL, NULL},
 };
 

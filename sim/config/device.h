@@ -107,9 +107,17 @@ typedef struct mg_device {
     int64_t tile_h_texels;
     int64_t tile_texel_bytes;       /* ... of this many bytes each */
 
+    /* image layout below the texture L1: images are stored in 2D blocks of
+     * block_w x block_h texels of tile_texel_bytes, and an L2 miss on an
+     * image line fetches its whole block from DRAM (0, 0: one L2 line) */
+    int64_t img_block_w_texels;
+    int64_t img_block_h_texels;
+
     /* buffer path */
     int     buffer_path;            /* mg_buffer_path */
     int64_t buffer_latency_cycles;  /* MG_BUF_VIA_L2: base latency of the path */
+    int64_t buffer_max_load_bytes;  /* widest single buffer load issued (0: any) */
+    int64_t buf_l1_lookup_bytes;    /* L1 serves one such block per cycle (0: off) */
     mg_cache_cfg buf_l1;            /* valid when buffer_path == MG_BUF_VIA_L1 */
 
     /* local memory */
@@ -129,6 +137,7 @@ typedef struct mg_device {
     /* DRAM */
     double  dram_bandwidth;
     double  dram_latency_s;         /* added beyond an L2 miss */
+    double  launch_overhead_s;      /* fixed timed cost of a launch, no work */
 
     /* provenance, indexed like the schema table */
     unsigned char set[MG_MAX_FIELDS];     /* 1 when the file gave the value */

@@ -292,7 +292,7 @@ static void unknown_key(load_ctx *c, const char *section, const char *key)
     if (!section) {
         mg_diag_error(c->d, "%s: %s: unknown key; a device config has the sections "
                       "device, core, registers, tex_l1, buffer, buffer_l1, local, constant, "
-                      "l2, dram, plus schema and sources", c->name, path);
+                      "l2, dram, image, plus schema and sources", c->name, path);
     } else {
         mg_diag_error(c->d, "%s: %s: unknown key (`mgsim config keys` lists them all)",
                       c->name, path);

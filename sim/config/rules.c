@@ -103,6 +103,35 @@ static void check_registers(const mg_device *v, const char *name, mg_diag *d)
                       (long long)v->steps[v->nsteps - 1].max_regs);
 }
 
+/* image.block_*: both set or both 0; a block is a whole number of L2 lines
+ * (an L2 line holds l2.line / tex_l1.line L1 tiles side by side in x). */
+static void check_image_layout(const mg_device *v, const char *name, mg_diag *d)
+{
+    int64_t bw = v->img_block_w_texels, bh = v->img_block_h_texels;
+    if (!bw && !bh) return;
+    if (!bw || !bh) {
+        mg_diag_error(d, "%s: $.image.%s: expected block_w_texels and block_h_texels both "
+                      "set or both 0, got %lld x %lld", name,
+                      bw ? "block_h_texels" : "block_w_texels", (long long)bw, (long long)bh);
+        return;
+    }
+    int64_t per = v->tex_l1.line ? v->l2.line / v->tex_l1.line : 1;
+    int64_t lw = v->tile_w_texels * (per > 0 ? per : 1);
+    if (lw <= 0 || v->tile_h_texels <= 0) return;       /* reported elsewhere */
+    if (bw % lw)
+        mg_diag_error(d, "%s: $.image.block_w_texels: expected a multiple of an L2 line's "
+                      "width, %lld texels (tile_w_texels x l2.line / tex_l1.line), got %lld",
+                      name, (long long)lw, (long long)bw);
+    if (bh % v->tile_h_texels)
+        mg_diag_error(d, "%s: $.image.block_h_texels: expected a multiple of "
+                      "tex_l1.tile_h_texels (%lld), got %lld", name,
+                      (long long)v->tile_h_texels, (long long)bh);
+    else if (bw % lw == 0 && (bw / lw) * (bh / v->tile_h_texels) > 64)
+        mg_diag_error(d, "%s: $.image.block_w_texels: a block holds at most 64 L2 lines, "
+                      "got %lld x %lld texels = %lld lines", name, (long long)bw,
+                      (long long)bh, (long long)((bw / lw) * (bh / v->tile_h_texels)));
+}
+
 static void check_memory(const mg_device *v, const char *name, mg_diag *d)
 {
     char a[32], b[32];
@@ -120,6 +149,7 @@ static void check_memory(const mg_device *v, const char *name, mg_diag *d)
     if (v->l2.size < v->tex_l1.size)
         mg_diag_error(d, "%s: $.l2.size: expected at least tex_l1.size (%s), got %s", name,
                       sz(v->tex_l1.size, a, sizeof a), sz(v->l2.size, b, sizeof b));
+    check_image_layout(v, name, d);
     if (v->buffer_path == MG_BUF_VIA_L1) {
         if (v->buf_l1.line > v->l2.line)
             mg_diag_error(d, "%s: $.buffer_l1.line: expected at most l2.line (%s), got %s",

@@ -22,7 +22,7 @@ const char *const mg_source_kind_names[] = {"default", "measured", "vendor", "dr
 
 const char *const mg_schema_sections[] = {"device", "core", "registers", "tex_l1",
                                           "buffer", "buffer_l1", "local", "constant",
-                                          "l2", "dram", NULL};
+                                          "l2", "dram", "image", NULL};
 
 #define OFF(m) offsetof(mg_device, m)
 #define KIB 1024.0
@@ -95,6 +95,9 @@ const mg_field mg_schema[] = {
      "4", NULL, NULL, "requests", "memory requests one warp may have in flight (MLP)"},
     {"core.alu_latency_cycles", MG_T_INT, OFF(alu_latency_cycles), 0, 1, 1000, "4", NULL,
      NULL, "cycles", "result latency of a dependent ALU instruction"},
+    {"core.launch_overhead", MG_T_TIME, OFF(launch_overhead_s), 0, 0, 1e-3, "0s", NULL, NULL,
+     "seconds", "fixed time a launch adds to a kernel's timed duration (start to end "
+     "timestamps) beyond its work, e.g. \"6.5us\""},
 
     /* registers */
     {"registers.model", MG_T_ENUM, OFF(reg_model), 0, 0, 0, NULL, mg_reg_model_names,
@@ -120,14 +123,29 @@ const mg_field mg_schema[] = {
     {"tex_l1.tile_texel_bytes", MG_T_INT, OFF(tile_texel_bytes), 0, 1, 64, "4", NULL, NULL,
      "bytes", "texel size the tile shape is given for (w x h x bytes = line)"},
 
+    /* image layout below the texture L1 (texlayout.c) */
+    {"image.block_w_texels", MG_T_INT, OFF(img_block_w_texels), 0, 0, 4096, "0", NULL, NULL,
+     "texels", "width of the 2D block images are stored and fetched from DRAM in, in "
+     "texels of tex_l1.tile_texel_bytes; 0 = one L2 line (no block fetch)"},
+    {"image.block_h_texels", MG_T_INT, OFF(img_block_h_texels), 0, 0, 4096, "0", NULL, NULL,
+     "texels", "height of that block in texel rows; 0 with block_w_texels = 0"},
+
     /* buffer path */
     {"buffer.path", MG_T_ENUM, OFF(buffer_path), 0, 0, 0, NULL, mg_buffer_path_names,
      NULL, "path", "buffer loads go to l2 directly (Adreno) or through an l1 load/store cache (Mali)"},
     {"buffer.latency_cycles", MG_T_INT, OFF(buffer_latency_cycles), 0, 1, 100000, NULL,
      NULL, "buffer.path=l2", "cycles",
      "base latency of the L1-less buffer path; an L2 hit costs this plus l2.latency_cycles"},
+    {"buffer.max_load_bytes", MG_T_INT, OFF(buffer_max_load_bytes), 0, 0, 64, "0", NULL, NULL,
+     "bytes", "widest load the compiler issues for one buffer access (NVIDIA OpenCL: a "
+     "vload4 of a float pointer is 4 loads of 4 bytes); a wider trace load is issued as "
+     "several, each taking a load slot; 0 = as wide as the trace's"},
     CACHE_ROWS("buffer_l1", buf_l1, "buffer.path=l1", "the per-core load/store cache",
                "load-to-use latency of a buffer access that hits the load/store cache"),
+    {"buffer_l1.lookup_bytes", MG_T_INT, OFF(buf_l1_lookup_bytes), 0, 0, 4096, "0", NULL,
+     "buffer.path=l1", "bytes", "aligned block the load/store cache serves per cycle: a warp "
+     "access touching n such blocks holds its pipe at least n cycles (NVIDIA: 128, one "
+     "line of 4 sectors per cycle); 0 = bytes over bandwidth only"},
 
     /* local memory */
     {"local.kind", MG_T_ENUM, OFF(local_kind), 0, 0, 0, NULL, mg_local_kind_names, NULL,

@@ -5,6 +5,7 @@
  * pipe.  See sim/MODEL.md, "Memory".
  */
 #include "model/sim_internal.h"
+#include "model/texlayout.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -12,21 +13,48 @@
 #define MAX_IDS (2 * MG_TRACE_MAX_LANES)
 
 /* Remove repeated ids from v[0..n), keeping first occurrences in order (and
- * the matching entries of the parallel array w, when given).  A 512-slot
- * open-addressing table: O(n) for the <= 256 ids of one warp instruction. */
+ * the matching entries of the parallel array w, when given).  Sorted ids
+ * (the usual case) drop their adjacent repeats; otherwise a few ids are
+ * compared with those kept, more go through an open-addressing table of at
+ * least twice their number: O(n) for the <= 256 ids of one warp
+ * instruction. */
 static uint32_t uniq2(uint64_t *v, uint64_t *w, uint32_t n)
 {
+    uint32_t m = 0, k = 1;
+    while (k < n && v[k] >= v[k - 1]) k++;
+    if (k >= n) {                 /* sorted (lanes in address order): repeats are adjacent */
+        for (k = 0; k < n; k++) {
+            if (m && v[k] == v[m - 1]) continue;
+            v[m] = v[k];
+            if (w) w[m] = w[k];
+            m++;
+        }
+        return m;
+    }
+    if (n <= 8) {
+        for (uint32_t i = 0; i < n; i++) {
+            uint64_t x = v[i];
+            uint32_t j = 0;
+            while (j < m && v[j] != x) j++;
+            if (j < m) continue;                        /* seen */
+            v[m] = x;
+            if (w) w[m] = w[i];
+            m++;
+        }
+        return m;
+    }
     uint64_t key[512];
-    uint16_t used[512];
-    uint16_t stamp = 1;
-    memset(used, 0, sizeof used);
-    uint32_t m = 0;
+    uint8_t used[512];
+    int bits = 5;
+    while ((1u << bits) < 2 * n) bits++;                /* n <= 256: bits <= 9 */
+    uint32_t mask = (1u << bits) - 1;
+    memset(used, 0, (size_t)mask + 1);
     for (uint32_t i = 0; i < n; i++) {
         uint64_t x = v[i];
-        uint32_t h = (uint32_t)((x * 0x9e3779b97f4a7c15ull) >> 55);   /* 9 bits */
-        while (used[h] == stamp && key[h] != x) h = (h + 1) & 511;
-        if (used[h] == stamp) continue;                 /* seen */
-        used[h] = stamp;
+        uint32_t h = (uint32_t)((x * 0x9e3779b97f4a7c15ull) >> (64 - bits));
+        while (used[h] && key[h] != x) h = (h + 1) & mask;
+        if (used[h]) continue;                          /* seen */
+        used[h] = 1;
         key[h] = x;
         v[m] = x;
         if (w) w[m] = w[i];
@@ -40,24 +68,35 @@ static uint32_t uniq(uint64_t *v, uint32_t n) { return uniq2(v, NULL, n); }
 static double maxd(double a, double b) { return a > b ? a : b; }
 
 /* The L2 and below for `n` line ids at L2 granularity, `bytes` moved to or
- * from the L2, requested at cycle t.  Returns the completion cycle. */
-static double l2_path(mg_sim *s, uint64_t *ids, uint32_t n, double bytes, double t)
+ * from the L2, requested at cycle t.  With an image layout `lay` in blocks,
+ * a miss fetches its whole block from DRAM (one request of the block's
+ * lines, all filled into the L2).  Returns the completion cycle. */
+static double l2_path(mg_sim *s, uint64_t *ids, uint32_t n, double bytes, double t,
+                      const mg_texlayout *lay)
 {
     const mg_device *dev = s->dev;
     mg_sim_stats *st = s->st;
     double start = mg_pipe_take(&s->l2bw, t, bytes);
     double done = start + bytes / s->l2bw.per_cycle + (double)dev->l2.latency_cycles;
     st->lv[MG_LV_L2].bytes += bytes;
-    uint32_t misses = 0;
+    uint32_t misses = 0, fetched = 0;      /* missed lines; lines fetched from DRAM */
+    int blocked = lay && mg_texlayout_blocked(lay);
     for (uint32_t i = 0; i < n; i++) {
         st->lv[MG_LV_L2].accesses++;
-        if (mg_cache_access(&s->l2, ids[i])) st->lv[MG_LV_L2].hits++;
-        else { st->lv[MG_LV_L2].misses++; misses++; }
+        if (mg_cache_access(&s->l2, ids[i])) { st->lv[MG_LV_L2].hits++; continue; }
+        st->lv[MG_LV_L2].misses++;
+        misses++;
+        if (!blocked) { fetched++; continue; }
+        uint64_t blk[MG_TEXLAYOUT_MAX_LINES];
+        uint32_t nb = mg_texlayout_block_lines(lay, ids[i], blk);
+        for (uint32_t j = 0; j < nb; j++)
+            if (blk[j] != ids[i]) mg_cache_access(&s->l2, blk[j]);   /* fill the block */
+        fetched += nb;
     }
     if (misses) {
-        double db = (double)misses * (double)dev->l2.line;
+        double db = (double)fetched * (double)dev->l2.line;
         double ds = mg_pipe_take(&s->drambw, start + (double)dev->l2.latency_cycles, db);
-        st->lv[MG_LV_DRAM].accesses += misses;
+        st->lv[MG_LV_DRAM].accesses += misses;     /* one request per line or block */
         st->lv[MG_LV_DRAM].bytes += db;
         done = maxd(done, ds + db / s->drambw.per_cycle + s->dram_latency);
     }
@@ -65,14 +104,15 @@ static double l2_path(mg_sim *s, uint64_t *ids, uint32_t n, double bytes, double
 }
 
 /* An L1 (texture or buffer) lookup of n line ids, `bytes` delivered to the
- * lanes; misses go to the L2 (l2ids: the L2 line of each id).  Returns the
- * completion cycle. */
+ * lanes, holding the L1's pipe for `busy` bytes' time (>= bytes); misses go
+ * to the L2 (l2ids: the L2 line of each id).  Returns the completion cycle. */
 static double l1_path(mg_sim *s, int lv, mg_cache *c, mg_pipe *bw, const mg_cache_cfg *cfg,
-                      uint64_t *ids, const uint64_t *l2ids, uint32_t n, double bytes, double t)
+                      uint64_t *ids, const uint64_t *l2ids, uint32_t n, double bytes,
+                      double busy, double t, const mg_texlayout *lay)
 {
     mg_sim_stats *st = s->st;
-    double start = mg_pipe_take(bw, t, bytes);
-    double done = start + bytes / bw->per_cycle + (double)cfg->latency_cycles;
+    double start = mg_pipe_take(bw, t, busy);
+    double done = start + busy / bw->per_cycle + (double)cfg->latency_cycles;
     st->lv[lv].bytes += bytes;
     uint64_t miss[MAX_IDS];
     uint32_t nm = 0;
@@ -84,39 +124,15 @@ static double l1_path(mg_sim *s, int lv, mg_cache *c, mg_pipe *bw, const mg_cach
     if (nm) {
         double mb = (double)nm * (double)cfg->line;
         nm = uniq(miss, nm);
-        done = maxd(done, l2_path(s, miss, nm, mb, start + (double)cfg->latency_cycles));
+        done = maxd(done, l2_path(s, miss, nm, mb, start + (double)cfg->latency_cycles, lay));
     }
     return done;
 }
 
-/* How texels of one image map to L1 tiles and L2 lines. */
-typedef struct tex_map {
-    int64_t  tw, th;        /* tile size in texels */
-    uint64_t per;           /* tiles per L2 line, side by side in x */
-    uint64_t img;           /* the image's id bits */
-} tex_map;
-
-static tex_map tex_map_of(const mg_sim *s, const mg_rec *r)
+/* How texels of record r's image map to L1 tiles, L2 lines and blocks. */
+static void tex_map_of(const mg_sim *s, const mg_rec *r, mg_texlayout *m)
 {
-    const mg_device *dev = s->dev;
-    const mg_trace_image *im = &s->hdr->images[r->obj];
-    tex_map m;
-    m.tw = dev->tile_w_texels * dev->tile_texel_bytes / (int64_t)im->texel_bytes;
-    if (m.tw < 1) m.tw = 1;
-    m.th = dev->tile_h_texels;
-    m.per = (uint64_t)(dev->l2.line / dev->tex_l1.line);
-    if (m.per < 1) m.per = 1;
-    m.img = (uint64_t)(r->obj + 1) << 56;
-    return m;
-}
-
-/* Texel (x, y) of lane l -> its L1 tile id, and its L2 line id. */
-static inline void tex_ids(const tex_map *m, const mg_rec *r, unsigned l, uint64_t *l1,
-                           uint64_t *l2)
-{
-    uint64_t tx = (uint64_t)(r->a[l] / m->tw), ty = (uint64_t)(r->b[l] / m->th);
-    *l1 = m->img | (ty << 28) | tx;
-    *l2 = m->img | (ty << 28) | (tx / m->per);
+    mg_texlayout_init(m, s->dev, s->hdr->images[r->obj].texel_bytes, r->obj);
 }
 
 /* Buffer bytes [a, a+w) of object obj in `space` -> line ids of size line. */
@@ -126,6 +142,19 @@ static uint32_t buf_ids(uint64_t space, int64_t a, uint32_t w, int64_t line, uin
     uint32_t n = 0;
     for (uint64_t x = first; x <= last && n < 4; x++) ids[n++] = space | x;
     return n;
+}
+
+/* The distinct `block`-byte aligned blocks the active lanes of buffer
+ * record r touch (only the lanes mg_rec_distinct_lanes lists hold
+ * addresses: see the cursor's distinct_only). */
+static uint32_t lookup_blocks(const mg_rec *r, int64_t block)
+{
+    uint64_t b[MAX_IDS];
+    uint8_t ln[MG_TRACE_MAX_LANES];
+    uint32_t nl = mg_rec_distinct_lanes(r, ln), n = 0;
+    for (uint32_t k = 0; k < nl && n + 4 <= MAX_IDS; k++)
+        n += buf_ids(0, r->a[ln[k]], r->width, block, b + n);
+    return uniq(b, n);
 }
 
 double mg_mem_access(mg_sim *s, int sp, const mg_rec *r, double t)
@@ -140,19 +169,28 @@ double mg_mem_access(mg_sim *s, int sp, const mg_rec *r, double t)
     st->lane_accesses += act;
     switch (r->type) {
     case MG_REC_TEX_READ: {
-        tex_map m = tex_map_of(s, r);
-        for (unsigned l = 0; l < r->lanes; l++)
-            if (mg_rec_active(r, l)) { tex_ids(&m, r, l, &ids[n], &l2ids[n]); n++; }
+        mg_texlayout m;
+        tex_map_of(s, r, &m);
+        uint8_t ln[MG_TRACE_MAX_LANES];            /* lanes whose texels may be new */
+        uint32_t nl = mg_rec_distinct_lanes(r, ln);
+        for (uint32_t k = 0; k < nl; k++, n++)
+            mg_texlayout_ids(&m, r->a[ln[k]], r->b[ln[k]], &ids[n], &l2ids[n]);
         n = uniq2(ids, l2ids, n);        /* distinct tiles, each with its L2 line */
         return l1_path(s, MG_LV_TEX_L1, &p->tex_l1, &p->tex, &dev->tex_l1, ids, l2ids, n,
-                       bytes, t);
+                       bytes, bytes, t, &m);
     }
     case MG_REC_IMG_WRITE: {
-        tex_map m = tex_map_of(s, r);
-        for (unsigned l = 0; l < r->lanes; l++)
-            if (mg_rec_active(r, l)) { uint64_t x; tex_ids(&m, r, l, &x, &ids[n]); n++; }
+        /* the texture L1 is read-only; writes go to the L2 a line at a time */
+        mg_texlayout m;
+        tex_map_of(s, r, &m);
+        uint8_t ln[MG_TRACE_MAX_LANES];
+        uint32_t nl = mg_rec_distinct_lanes(r, ln);
+        for (uint32_t k = 0; k < nl; k++, n++) {
+            uint64_t x;
+            mg_texlayout_ids(&m, r->a[ln[k]], r->b[ln[k]], &x, &ids[n]);
+        }
         n = uniq(ids, n);
-        return l2_path(s, ids, n, bytes, t);       /* the texture L1 is read-only */
+        return l2_path(s, ids, n, bytes, t, NULL);
     }
     case MG_REC_BUF_LOAD:
     case MG_REC_BUF_STORE:
@@ -171,15 +209,27 @@ double mg_mem_access(mg_sim *s, int sp, const mg_rec *r, double t)
                                : (uint64_t)(r->obj + 1) << 56;
         int via_l1 = dev->buffer_path == MG_BUF_VIA_L1;
         int64_t line = via_l1 ? dev->buf_l1.line : dev->l2.line;
-        for (unsigned l = 0; l < r->lanes && n + 4 <= MAX_IDS; l++)
-            if (mg_rec_active(r, l)) n += buf_ids(space, r->a[l], r->width, line, ids + n);
+        if (act <= MAX_IDS / 4) {        /* the cap below cannot bind: distinct lanes */
+            uint8_t ln[MG_TRACE_MAX_LANES];
+            uint32_t nl = mg_rec_distinct_lanes(r, ln);
+            for (uint32_t k = 0; k < nl; k++)
+                n += buf_ids(space, r->a[ln[k]], r->width, line, ids + n);
+        } else {
+            for (unsigned l = 0; l < r->lanes && n + 4 <= MAX_IDS; l++)
+                if (mg_rec_active(r, l)) n += buf_ids(space, r->a[l], r->width, line, ids + n);
+        }
         n = uniq(ids, n);
         if (via_l1 && !store) {
             for (uint32_t i = 0; i < n; i++)
                 l2ids[i] = space | ((ids[i] & 0xffffffffffffull) * (uint64_t)line /
                                     (uint64_t)dev->l2.line);
+            /* one lookup_bytes block per cycle (NVIDIA: 128 B lines) */
+            double busy = bytes;
+            if (dev->buf_l1_lookup_bytes > 0)
+                busy = maxd(bytes, (double)lookup_blocks(r, dev->buf_l1_lookup_bytes) *
+                                       p->buf.per_cycle);
             return l1_path(s, MG_LV_BUF_L1, &p->buf_l1, &p->buf, &dev->buf_l1, ids, l2ids, n,
-                           bytes, t);
+                           bytes, busy, t, NULL);
         }
         if (via_l1) {      /* stores: through the L1's bandwidth, written to L2 */
             t = mg_pipe_take(&p->buf, t, bytes) + bytes / p->buf.per_cycle;
@@ -188,9 +238,9 @@ double mg_mem_access(mg_sim *s, int sp, const mg_rec *r, double t)
                 ids[i] = space | ((ids[i] & 0xffffffffffffull) * (uint64_t)line /
                                   (uint64_t)dev->l2.line);
             n = uniq(ids, n);
-            return l2_path(s, ids, n, bytes, t);
+            return l2_path(s, ids, n, bytes, t, NULL);
         }
-        return l2_path(s, ids, n, bytes, t + (double)dev->buffer_latency_cycles);
+        return l2_path(s, ids, n, bytes, t + (double)dev->buffer_latency_cycles, NULL);
     }
     case MG_REC_CONST_LOAD: {
         double start = mg_pipe_take(&p->cmem, t, bytes);

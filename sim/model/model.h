@@ -55,7 +55,30 @@ typedef struct mg_sim_stats {
     double   stall[MG_STALL_COUNT];      /* warp-cycles waiting, by cause */
     mg_level_stats lv[MG_LV_COUNT];
     int      fp16_dominant;              /* more fp16 than fp32 lane-ops */
+    /* Sampled simulation (sample.c; sim/MODEL.md "Sampled simulation"): all
+     * zero with MG_SAMPLE_OFF.  With sampling, the fields above describe the
+     * whole launch (the skipped work groups extrapolated). */
+    int      sample_mode;                /* as asked: MG_SAMPLE_AUTO or N waves */
+    int      sample_used;                /* 1: part of the launch was extrapolated */
+    int      sample_note;                /* MG_SAMPLE_NOTE_*: why it was not */
+    uint64_t sample_wgs_simulated;       /* work groups replayed */
+    uint32_t sample_wave;                /* work groups resident at once (a wave) */
+    uint32_t sample_warmup_waves;        /* waves replayed before the measurement */
+    double   sample_measured_waves;      /* waves in the measured steady state */
+    uint32_t sample_windows;             /* measured windows spread over the launch */
+    uint32_t sample_positions;           /* grid-position classes examined */
+    uint32_t sample_classes;             /* kinds of work group among them */
+    double   sample_error;               /* estimated relative error of cycles */
 } mg_sim_stats;
+
+/* Why a sampled simulation replayed everything (sample_note). */
+enum { MG_SAMPLE_NOTE_NONE = 0, MG_SAMPLE_NOTE_FEW, MG_SAMPLE_NOTE_NONUNIFORM,
+       MG_SAMPLE_NOTE_NOSEEK };
+const char *mg_sample_note_text(int note);
+
+/* Parse a --sample value: "off", "auto" or a number of waves N >= 1 (at
+ * most 1000).  Returns 0 with *mode set, -1 when s is none of these. */
+int mg_sample_parse(const char *s, int *mode);
 
 typedef struct mg_roofline {
     double peak_flops;                   /* per second, the dominant precision */
@@ -68,8 +91,14 @@ typedef struct mg_roofline {
     double over_bound;                   /* simulated time / bound time */
 } mg_roofline;
 
+/* Sampled simulation (issue 8): MG_SAMPLE_OFF replays every work group;
+ * MG_SAMPLE_AUTO lets the model pick warm-up plus a few waves per class of
+ * work groups and extrapolate; N > 0 simulates N waves of dispatch per SP. */
+enum { MG_SAMPLE_OFF = 0, MG_SAMPLE_AUTO = -1 };
+
 typedef struct mg_sim_opts {
     int quiet;                           /* no progress on a terminal */
+    int sample;                          /* MG_SAMPLE_OFF, MG_SAMPLE_AUTO or N waves */
 } mg_sim_opts;
 
 /* Replay every work group of src on dev.  Returns 0 with *st filled, or -1

@@ -8,6 +8,59 @@
 
 static const char *const stall_names[] = {"memory", "alu", "barrier", "idle"};
 
+/* "auto" or "N waves" */
+static const char *sample_mode(const mg_sim_stats *st, char *buf, size_t n)
+{
+    if (st->sample_mode == MG_SAMPLE_AUTO) snprintf(buf, n, "auto");
+    else snprintf(buf, n, "%d wave%s", st->sample_mode, st->sample_mode == 1 ? "" : "s");
+    return buf;
+}
+
+/* The sampling line of the text report (nothing when sampling was off). */
+static void print_sampling(FILE *f, const mg_sim_stats *st)
+{
+    char mode[32];
+    if (st->sample_mode == MG_SAMPLE_OFF) return;
+    sample_mode(st, mode, sizeof mode);
+    if (!st->sample_used) {
+        fprintf(f, "sampling    %s: all %llu work groups simulated (%s)\n", mode,
+                (unsigned long long)st->sample_wgs_simulated, mg_sample_note_text(st->sample_note));
+        return;
+    }
+    char err[64];
+    if (st->sample_error < 0) snprintf(err, sizeof err, "not estimated (one measured wave)");
+    else snprintf(err, sizeof err, "%.2f%% of cycles", 100.0 * st->sample_error);
+    fprintf(f, "sampling    %s: %llu of %llu work groups simulated (waves of %u: %u warm-up, "
+               "%.0f measured; %u kind%s of work group among %u grid-position classes); "
+               "estimated error %s\n", mode,
+            (unsigned long long)st->sample_wgs_simulated, (unsigned long long)st->work_groups,
+            st->sample_wave, st->sample_warmup_waves, st->sample_measured_waves,
+            st->sample_classes, st->sample_classes == 1 ? "" : "s", st->sample_positions, err);
+}
+
+/* The "sampling" object of the JSON report (nothing when sampling was off). */
+static void json_sampling(cJSON *o, const mg_sim_stats *st)
+{
+    if (st->sample_mode == MG_SAMPLE_OFF) return;
+    cJSON *x = cJSON_AddObjectToObject(o, "sampling");
+    if (st->sample_mode == MG_SAMPLE_AUTO) cJSON_AddStringToObject(x, "mode", "auto");
+    else cJSON_AddNumberToObject(x, "mode", st->sample_mode);
+    cJSON_AddBoolToObject(x, "used", st->sample_used);
+    cJSON_AddNumberToObject(x, "work_groups_simulated", (double)st->sample_wgs_simulated);
+    cJSON_AddNumberToObject(x, "work_groups_total", (double)st->work_groups);
+    cJSON_AddNumberToObject(x, "wave_work_groups", st->sample_wave);
+    cJSON_AddNumberToObject(x, "warmup_waves", st->sample_warmup_waves);
+    cJSON_AddNumberToObject(x, "measured_waves", st->sample_measured_waves);
+    cJSON_AddNumberToObject(x, "position_classes", st->sample_positions);
+    cJSON_AddNumberToObject(x, "classes", st->sample_classes);
+    if (st->sample_error < 0) cJSON_AddNullToObject(x, "estimated_error");
+    else cJSON_AddNumberToObject(x, "estimated_error", st->sample_error);
+    cJSON_AddStringToObject(x, "error_method", "2 standard errors of the steady rate between "
+                            "measured waves x extrapolated work / cycles, plus half the spread "
+                            "of weighting kinds by records or by lanes");
+    if (st->sample_note) cJSON_AddStringToObject(x, "note", mg_sample_note_text(st->sample_note));
+}
+
 void mg_sim_print_text(FILE *f, const mg_device *dev, const mg_trace_header *h,
                        const mg_sim_stats *st, const mg_roofline *r)
 {
@@ -15,6 +68,7 @@ void mg_sim_print_text(FILE *f, const mg_device *dev, const mg_trace_header *h,
                "%llu warps of %u\n", h->kernel, dev->name, h->global[0], h->global[1],
             h->global[2], h->local[0], h->local[1], h->local[2],
             (unsigned long long)st->work_groups, (unsigned long long)st->warps, h->warp_width);
+    print_sampling(f, st);
     fprintf(f, "time        %.0f cycles = %.3f us at %.0f MHz\n", st->cycles, st->seconds * 1e6,
             dev->clock_hz / 1e6);
     fprintf(f, "compute     %.0f flops, %.2f GFLOPS achieved, ALU utilization %.1f%%\n",
@@ -65,6 +119,7 @@ cJSON *mg_sim_to_json(const mg_device *dev, const mg_trace_header *h,
     cJSON_AddNumberToObject(o, "warps", (double)st->warps);
     cJSON_AddNumberToObject(o, "warp_instructions", (double)st->warp_instrs);
     cJSON_AddNumberToObject(o, "lane_accesses", (double)st->lane_accesses);
+    json_sampling(o, st);
     cJSON_AddNumberToObject(o, "alu_utilization",
                             st->cycles > 0 ? st->alu_busy / (st->cycles * (double)dev->sp_count) : 0);
     cJSON *occ = cJSON_AddObjectToObject(o, "occupancy");

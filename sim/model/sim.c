@@ -10,6 +10,7 @@
  * until every warp of its work group arrives.
  */
 #include "model/sim_internal.h"
+#include "model/sample.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +19,9 @@ static double maxd(double a, double b) { return a > b ? a : b; }
 
 /* ---- the event heap -------------------------------------------------------- */
 
-static int before(const mg_warpi *a, const mg_warpi *b)
+/* The heap holds each warp's (ready, seq) by value, so ordering never
+ * touches the (large) warp structs. */
+static int before(const mg_event *a, const mg_event *b)
 {
     return a->ready < b->ready || (a->ready == b->ready && a->seq < b->seq);
 }
@@ -27,29 +30,31 @@ static int heap_push(mg_sim *s, mg_warpi *w)
 {
     if (s->nheap == s->capheap) {
         size_t cap = s->capheap ? 2 * s->capheap : 256;
-        mg_warpi **h = realloc(s->heap, cap * sizeof *h);
+        mg_event *h = realloc(s->heap, cap * sizeof *h);
         if (!h) return -1;
         s->heap = h;
         s->capheap = cap;
     }
+    mg_event e = {w->ready, w->seq, w};
     size_t i = s->nheap++;
-    while (i > 0 && before(w, s->heap[(i - 1) / 2])) {
+    while (i > 0 && before(&e, &s->heap[(i - 1) / 2])) {
         s->heap[i] = s->heap[(i - 1) / 2];
         i = (i - 1) / 2;
     }
-    s->heap[i] = w;
+    s->heap[i] = e;
     return 0;
 }
 
 static mg_warpi *heap_pop(mg_sim *s)
 {
-    mg_warpi *top = s->heap[0], *last = s->heap[--s->nheap];
+    mg_warpi *top = s->heap[0].w;
+    mg_event last = s->heap[--s->nheap];
     size_t i = 0;
     for (;;) {
         size_t c = 2 * i + 1;
         if (c >= s->nheap) break;
-        if (c + 1 < s->nheap && before(s->heap[c + 1], s->heap[c])) c++;
-        if (!before(s->heap[c], last)) break;
+        if (c + 1 < s->nheap && before(&s->heap[c + 1], &s->heap[c])) c++;
+        if (!before(&s->heap[c], &last)) break;
         s->heap[i] = s->heap[c];
         i = c;
     }
@@ -131,9 +136,11 @@ static void wg_free(mg_wgi *g)
 static mg_wgi *fetch(mg_sim *s)
 {
     if (s->src_done) return NULL;
+    if (s->smp && mg_sample_fetch(s)) { s->failed = 1; return NULL; }
     mg_wgi *g = calloc(1, sizeof *g);
     if (!g) { s->failed = 1; return NULL; }
     mg_trace_wg_init(&g->tw);
+    g->tw.want_recs = 1;       /* in-memory producers skip encoding */
     int rc = s->src->next_wg(s->src->self, &g->tw, s->d);
     if (rc <= 0) {
         if (rc < 0) s->failed = 1;
@@ -152,6 +159,7 @@ static mg_wgi *fetch(mg_sim *s)
         w->rec = malloc(sizeof *w->rec);
         if (!w->rec) { s->failed = 1; wg_free(g); return NULL; }
         mg_trace_cursor_init(&w->cur, &g->tw, i);
+        w->cur.distinct_only = 1;   /* mem.c reads only mg_rec_distinct_lanes() */
     }
     uint32_t gw = mg_occ_group_warps(s);
     g->group_warps = gw < g->n_warps ? gw : g->n_warps;
@@ -196,6 +204,7 @@ static int wg_done(mg_sim *s, mg_wgi *g, double t)
     if (g->prev) g->prev->next = g->next;
     else s->live = g->next;
     if (g->next) g->next->prev = g->prev;
+    if (s->smp && mg_sample_done(s, g, t)) { wg_free(g); return -1; }
     wg_free(g);
     return fill_sp(s, sp, t);
 }
@@ -274,10 +283,28 @@ static int issue_mem(mg_sim *s, mg_warpi *w, const mg_rec *r, double now)
         }
         w->loads[k] = w->loads[--w->nloads];
     }
-    double done = mg_mem_access(s, w->wg->sp, r, t0);
+    /* a buffer load wider than buffer.max_load_bytes is several loads, each
+     * taking a slot: issue part w->part now, the next one as a deferred step */
+    int64_t mb = s->dev->buffer_max_load_bytes;
+    uint32_t parts = r->type == MG_REC_BUF_LOAD && mb > 0 && r->width > (uint64_t)mb
+                         ? (uint32_t)((r->width + (uint64_t)mb - 1) / (uint64_t)mb) : 1;
+    mg_rec *m = w->rec;                  /* == r; the warp's own copy */
+    uint32_t width = m->width;
+    int64_t off = (int64_t)w->part * mb;
+    if (parts > 1) {
+        m->width = (uint32_t)mb;
+        for (unsigned l = 0; l < m->lanes; l++) m->a[l] += off;
+    }
+    double done = mg_mem_access(s, w->wg->sp, m, t0);
+    if (parts > 1) {
+        m->width = width;
+        for (unsigned l = 0; l < m->lanes; l++) m->a[l] -= off;
+    }
     if (load) w->loads[w->nloads++] = done;
     if (done > s->now) s->now = maxd(s->now, done);    /* the launch ends after it */
     w->ready = t0 + 1.0;
+    if (parts > 1 && ++w->part < parts) return 1;     /* more parts: same record */
+    w->part = 0;
     return 0;
 }
 
@@ -397,7 +424,6 @@ static int scan_barriers(mg_sim *s, mg_wgi *g)
 int mg_sim_run(const mg_device *dev, mg_trace_source *src, const mg_sim_opts *opts,
                mg_sim_stats *st, mg_diag *d)
 {
-    (void)opts;
     mg_sim s;
     memset(&s, 0, sizeof s);
     memset(st, 0, sizeof *st);
@@ -430,7 +456,7 @@ int mg_sim_run(const mg_device *dev, mg_trace_source *src, const mg_sim_opts *op
         goto out;
     }
     s.has_barriers = scan_barriers(&s, pend);
-    if (s.failed || check_launch(&s)) goto out;
+    if (s.failed || check_launch(&s) || mg_sample_init(&s, opts)) goto out;
     /* initial dispatch: one work group per SP in turn, while any fits */
     for (int progress = 1; progress && !s.failed;) {
         progress = 0;
@@ -463,6 +489,10 @@ int mg_sim_run(const mg_device *dev, mg_trace_source *src, const mg_sim_opts *op
     }
     st->resident_warps_mean = busy > 0 ? warp_time / busy : 0;
     st->fp16_dominant = st->alu_lane_ops[MG_ALU_FP16] > st->alu_lane_ops[MG_ALU_FP32];
+    if (s.smp) mg_sample_finish(&s);
+    /* a launch's fixed cost (core.launch_overhead): timed, but no work */
+    st->cycles += dev->launch_overhead_s * dev->clock_hz;
+    st->seconds = st->cycles / dev->clock_hz;
     rc = 0;
 out:
     if (rc && !mg_diag_failed(d)) mg_diag_error(d, "%s: simulation failed", h->kernel);
@@ -473,6 +503,7 @@ out:
         wg_free(x);
     }
     free(s.heap);
+    mg_sample_free(&s);
     mg_mem_free(&s);
     free(s.sps);
     return rc;

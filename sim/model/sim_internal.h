@@ -30,15 +30,24 @@ struct mg_wgi;
 typedef struct mg_warpi {
     struct mg_wgi *wg;
     uint32_t index;             /* warp index in its work group */
-    mg_trace_cursor cur;
     double   ready;             /* cycle the next record may issue */
-    double   loads[64];         /* completion cycles of loads in flight */
     uint32_t nloads;
     int      at_barrier, done;
     int      has_rec;           /* rec decoded, waiting to issue */
+    uint32_t part;              /* loads of rec issued so far (split buffer loads) */
     mg_rec  *rec;               /* the next record (owned) */
     uint64_t seq;               /* tie-breaker: deterministic order */
+    double   loads[64];         /* completion cycles of loads in flight */
+    mg_trace_cursor cur;        /* last: its large site table is cold */
 } mg_warpi;
+
+/* An entry of the event queue: a warp, with the (ready, seq) it was queued
+ * at (a queued warp's ready does not change until it is popped). */
+typedef struct mg_event {
+    double   ready;
+    uint64_t seq;
+    mg_warpi *w;
+} mg_event;
 
 typedef struct mg_wgi {
     mg_trace_wg tw;             /* this work group's records (owned) */
@@ -68,6 +77,8 @@ typedef struct mg_spi {
     double   busy_time;
 } mg_spi;
 
+typedef struct mg_sampler mg_sampler;
+
 typedef struct mg_sim {
     const mg_device *dev;
     const mg_trace_header *hdr;
@@ -82,7 +93,7 @@ typedef struct mg_sim {
     int      has_barriers;
     uint32_t warps_per_wg, items_per_wg;
     /* the event queue: warps by (ready, seq) */
-    mg_warpi **heap;
+    mg_event *heap;
     size_t   nheap, capheap;
     uint64_t seq;
     mg_wgi **pending;           /* work groups fetched, not yet dispatched */
@@ -90,6 +101,7 @@ typedef struct mg_sim {
     int      src_done;
     double   now;
     int      failed;
+    struct mg_sampler *smp;     /* sampled simulation (sample.h); NULL: off */
 } mg_sim;
 
 /* occupancy.c: how many warps of a work group fit an SP at once by

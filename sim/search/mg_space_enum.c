@@ -110,7 +110,7 @@ static void sort_reasons(mg_space_stats *st)
         for (int j = i; j > 0 && cmp_reason(&idx[j], &idx[j - 1], st) < 0; j--) {
             int t = idx[j]; idx[j] = idx[j - 1]; idx[j - 1] = t;
         }
-    static char r[MG_SPACE_REASONS][200];
+    static _Thread_local char r[MG_SPACE_REASONS][200];   /* large; one per thread */
     uint64_t n[MG_SPACE_REASONS];
     for (int i = 0; i < st->nreasons; i++) {
         memcpy(r[i], st->reason[idx[i]], sizeof r[i]);

@@ -19,8 +19,15 @@ int main(int argc, char **argv)
         add_trace_corpus_suite,
         add_ops_matmul_suite, add_ops_softmax_suite, add_ops_layernorm_suite,
         add_ops_micro_suite,
+        add_ops_conv2d_suite,
         add_knee_suite, add_ops_probe_suite, add_profile_suite,
         add_search_suite,
+        add_sweep_suite,
+        add_stats_suite,
+        add_plot_suite,
+        add_sample_suite,
+        add_trace_drec_suite,
+        add_cache_suite,
     };
     if (CU_initialize_registry() != CUE_SUCCESS) return 2;
     for (size_t i = 0; i < sizeof adders / sizeof adders[0]; i++) {

@@ -25,6 +25,7 @@ int add_trace_file_suite(void);
 int add_trace_stats_suite(void);
 int add_trace_corpus_suite(void);
 int add_ops_matmul_suite(void);
+int add_ops_conv2d_suite(void);
 int add_ops_softmax_suite(void);
 int add_ops_layernorm_suite(void);
 int add_ops_micro_suite(void);
@@ -32,5 +33,11 @@ int add_knee_suite(void);
 int add_ops_probe_suite(void);
 int add_profile_suite(void);
 int add_search_suite(void);
+int add_sweep_suite(void);
+int add_stats_suite(void);
+int add_plot_suite(void);
+int add_sample_suite(void);
+int add_trace_drec_suite(void);
+int add_cache_suite(void);
 
 #endif

@@ -303,6 +303,42 @@ static void test_rules(void)
                  "$.sources[\"l2.assoc\"].ref: expected a string");
 }
 
+/* image.block_*: both or neither; whole L2 lines; at most 64 lines.  On
+ * adreno640 (8x1 tiles of 4 B, two per 64 B L2 line) a line is 16 texels
+ * wide and one row tall. */
+static void test_rules_image_layout(void)
+{
+    static const struct { const char *w, *h, *want; } cases[] = {
+        {"16", "4", NULL},
+        {"32", "1", NULL},
+        {"16", "0", "$.image.block_h_texels: expected block_w_texels and block_h_texels both"},
+        {"24", "4", "$.image.block_w_texels: expected a multiple of an L2 line's width, 16"},
+        {"128", "16", "$.image.block_w_texels: a block holds at most 64 L2 lines"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cJSON *root = load_doc(A640);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+        mutate(root, "image.block_w_texels", cases[i].w);
+        mutate(root, "image.block_h_texels", cases[i].h);
+        mg_device *dev = malloc(sizeof *dev);
+        mg_diag d;
+        mg_diag_init(&d);
+        int rc = mg_device_from_json(root, "x.json", 0, dev, &d);
+        const char *msg = rc ? mg_diag_first(&d) : "";
+        if (cases[i].want) {
+            CU_ASSERT_EQUAL(rc, -1);
+            CU_ASSERT_PTR_NOT_NULL(strstr(msg, cases[i].want));
+            if (!strstr(msg, cases[i].want)) fprintf(stderr, "\ngot '%s'\n", msg);
+        } else {
+            CU_ASSERT_EQUAL(rc, 0);
+            if (rc) fprintf(stderr, "\nunexpected '%s'\n", msg);
+        }
+        mg_diag_free(&d);
+        free(dev);
+        cJSON_Delete(root);
+    }
+}
+
 static void test_rules_dedicated(void)
 {
     static const char *pre =
@@ -393,7 +429,8 @@ int add_rules_suite(void)
     CU_pSuite s = CU_add_suite("rules", NULL, NULL);
     if (!s) return -1;
     if (!CU_add_test(s, "shared_pool_device", test_rules) ||
-        !CU_add_test(s, "dedicated_steps", test_rules_dedicated))
+        !CU_add_test(s, "dedicated_steps", test_rules_dedicated) ||
+        !CU_add_test(s, "image_layout", test_rules_image_layout))
         return -1;
     return 0;
 }

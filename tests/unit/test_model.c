@@ -1,5 +1,5 @@
 /* test_model.c - phenomena the timing model must reproduce (design.md
- * P1-P5), each from the generator's microbenchmark kernels replayed by the
+ * P1-P8), each from the generator's microbenchmark kernels replayed by the
  * model, and the same curves moving when the config's mechanism changes.
  * Tolerances are stated at each assertion. */
 #include <CUnit/CUnit.h>
@@ -9,6 +9,7 @@
 #include "config/device.h"
 #include "gen/gen.h"
 #include "model/model.h"
+#include "model/texlayout.h"
 #include "suites.h"
 
 static mg_device *load_dev(const char *name)
@@ -46,7 +47,7 @@ static mg_sim_stats sim(const mg_device *dev, const char *line)
     if (mg_schedule_parse(w[0], n - 1, w + 1, &s, &d) == 0 && mg_gen_prepare(g, &s, &d) == 0) {
         mg_gen_stream gs;
         mg_trace_source src = mg_gen_source(&gs, g);
-        mg_sim_opts o = {1};
+        mg_sim_opts o = {.quiet = 1};
         if (mg_sim_run(dev, &src, &o, &st, &d)) st.cycles = -1;
     }
     if (st.cycles < 0) fprintf(stderr, "\n%s: %s\n", line, mg_diag_first(&d));
@@ -230,6 +231,125 @@ static void test_p5_image_vs_buffer(void)
     }
 }
 
+/* Cycles of `threads` work items in one warp, each streaming 256 KiB of
+ * its own (twice the L2) once through an image of RGBA32F texels in
+ * `pattern` order (bandwidth op: column = item t walks column t, row and
+ * blockN = item t walks its own rows, N-row bands column by column). */
+static double walk(const mg_device *dev, const char *pattern, int threads)
+{
+    char line[256];
+    snprintf(line, sizeof line, "bandwidth mem=image footprint=%d items=%d wg=%d iters=1 "
+             "pattern=%s", 262144 * threads, threads, threads, pattern);
+    return sim(dev, line).cycles;
+}
+
+/* Scaling efficiency of a pattern at `threads` items: per-item throughput
+ * over one item's (tmmodel Fig 4's black line of perfect scalability is 1).
+ * Every item does the same work, so it is one item's time over theirs. */
+static double walk_eff(const mg_device *dev, const char *pattern, int threads)
+{
+    return walk(dev, pattern, 1) / walk(dev, pattern, threads);
+}
+
+/* P6 (tmmodel 3.2.1, Fig 4; adreno740, the paper's device): one work item
+ * reading row, block2 and block4 major is faster than column major by
+ * 1.08x, 1.35x, 1.79x (+-10% each): the image is stored in 4x4-texel
+ * blocks fetched whole from DRAM, so a pattern's cost follows the blocks it
+ * crosses; the 32 B texture-L1 line (2 texels along x) makes column a little
+ * slower than row.  As the warp fills (1..64 items) block4 scales worse than
+ * column: each item keeps 4 lines live, so past 8 items (4 x 8 = the L1's
+ * 32 lines) it thrashes the L1, while column's items share lines. */
+static void test_p6_access_patterns(void)
+{
+    mg_device *dev = load_dev("adreno740");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dev);
+    double col = walk(dev, "column", 1), row = walk(dev, "row", 1);
+    double b2 = walk(dev, "block2", 1), b4 = walk(dev, "block4", 1);
+    CU_ASSERT_TRUE_FATAL(col > 0 && row > 0 && b2 > 0 && b4 > 0);
+    double rr = col / row, r2 = col / b2, r4 = col / b4;
+    CU_ASSERT_TRUE(rr > 1.08 * 0.9 && rr < 1.08 * 1.1);
+    CU_ASSERT_TRUE(r2 > 1.35 * 0.9 && r2 < 1.35 * 1.1);
+    CU_ASSERT_TRUE(r4 > 1.79 * 0.9 && r4 < 1.79 * 1.1);
+    fprintf(stderr, "  P6: one item, faster than column: row %.3f, block2 %.3f, block4 %.3f\n",
+            rr, r2, r4);
+    /* scaling: block4 holds to 8 items, falls at 16; column holds; at 64
+     * block4 is at least 5 points below column */
+    double c16 = walk_eff(dev, "column", 16), c64 = walk_eff(dev, "column", 64);
+    double e8 = walk_eff(dev, "block4", 8), e16 = walk_eff(dev, "block4", 16);
+    double e64 = walk_eff(dev, "block4", 64);
+    CU_ASSERT_TRUE(e8 > 0.96 && c16 > 0.96);
+    CU_ASSERT_TRUE(e16 < e8 - 0.05);
+    CU_ASSERT_TRUE(e64 < c64 - 0.05);
+    fprintf(stderr, "  P6 scaling efficiency: column 16/64 items %.3f %.3f; block4 8/16/64 "
+            "items %.3f %.3f %.3f\n", c16, c64, e8, e16, e64);
+    /* mechanism: a 2 KiB L1 (64 lines) moves block4's knee to 16 items */
+    mg_cache_cfg l1 = dev->tex_l1;
+    dev->tex_l1.size = 2048;
+    dev->tex_l1.assoc = 64;
+    double f16 = walk_eff(dev, "block4", 16), f32 = walk_eff(dev, "block4", 32);
+    CU_ASSERT_TRUE(f16 > 0.96);
+    CU_ASSERT_TRUE(f32 < f16 - 0.05);
+    dev->tex_l1 = l1;
+    /* mechanism: 2-row blocks give block4 nothing over block2 */
+    dev->img_block_h_texels = 2;
+    double t2 = walk(dev, "block2", 1), t4 = walk(dev, "block4", 1);
+    CU_ASSERT_TRUE(t4 > t2 * 0.97 && t4 < t2 * 1.03);
+    /* mechanism: without blocks (row-major L2 lines of 4 texels) column
+     * crosses a line at every read: row is far faster and block4 gains
+     * nothing over it */
+    dev->img_block_w_texels = dev->img_block_h_texels = 0;
+    double n_col = walk(dev, "column", 1), n_row = walk(dev, "row", 1);
+    double n_b4 = walk(dev, "block4", 1);
+    CU_ASSERT_TRUE(n_col / n_row > 1.5);
+    CU_ASSERT_TRUE(n_b4 > n_row * 0.97);
+    fprintf(stderr, "  P6 mechanism: 2 KiB L1 block4 16/32 items %.3f %.3f; 2-row blocks "
+            "block4/block2 %.3f; no blocks column/row %.2f\n", f16, f32, t4 / t2,
+            n_col / n_row);
+    free(dev);
+}
+
+/* The image layout of adreno740 for RGBA32F (16 B) texels: 2x1-texel L1
+ * tiles, 4x1-texel L2 lines, 4x4-texel blocks of 4 L2 lines stacked in y;
+ * without blocks a block is its one line. */
+static void test_texlayout(void)
+{
+    mg_device *dev = load_dev("adreno740");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dev);
+    mg_texlayout m;
+    mg_texlayout_init(&m, dev, 16, 0);
+    CU_ASSERT_EQUAL(m.tw, 2);
+    CU_ASSERT_EQUAL(m.th, 1);
+    CU_ASSERT_TRUE(mg_texlayout_blocked(&m));
+    uint64_t a1, a2, b1, b2, c1, c2, blk[MG_TEXLAYOUT_MAX_LINES], other[MG_TEXLAYOUT_MAX_LINES];
+    mg_texlayout_ids(&m, 5, 6, &a1, &a2);          /* tile (2, 6), line (1, 6) */
+    mg_texlayout_ids(&m, 4, 6, &b1, &b2);          /* same tile */
+    mg_texlayout_ids(&m, 6, 6, &c1, &c2);          /* next tile, same L2 line */
+    CU_ASSERT_EQUAL(a1, b1);
+    CU_ASSERT_NOT_EQUAL(a1, c1);
+    CU_ASSERT_EQUAL(a2, c2);
+    CU_ASSERT_EQUAL(mg_texlayout_block_lines(&m, a2, blk), 4);   /* rows 4..7 of x 4..7 */
+    mg_texlayout_ids(&m, 7, 4, &b1, &b2);
+    mg_texlayout_ids(&m, 4, 8, &c1, &c2);          /* the block below */
+    int has_a = 0, has_b = 0, has_c = 0;
+    for (int i = 0; i < 4; i++) {
+        has_a |= blk[i] == a2;
+        has_b |= blk[i] == b2;
+        has_c |= blk[i] == c2;
+    }
+    CU_ASSERT_TRUE(has_a && has_b && !has_c);
+    CU_ASSERT_EQUAL(mg_texlayout_block_lines(&m, b2, other), 4);  /* the same block */
+    CU_ASSERT_EQUAL(memcmp(blk, other, sizeof(uint64_t) * 4), 0);
+    mg_texlayout_init(&m, dev, 16, 1);                            /* another image */
+    mg_texlayout_ids(&m, 5, 6, &b1, &b2);
+    CU_ASSERT_NOT_EQUAL(a2, b2);
+    dev->img_block_w_texels = dev->img_block_h_texels = 0;
+    mg_texlayout_init(&m, dev, 16, 0);
+    CU_ASSERT_FALSE(mg_texlayout_blocked(&m));
+    CU_ASSERT_EQUAL(mg_texlayout_block_lines(&m, a2, blk), 1);
+    CU_ASSERT_EQUAL(blk[0], a2);
+    free(dev);
+}
+
 /* One work group of k warps all reading the same 16 KiB (readers=64). */
 static mg_sim_stats shared_read(const mg_device *dev, int k)
 {
@@ -364,6 +484,8 @@ int add_model_suite(void)
         !CU_add_test(s, "p3_warp_size", test_p3_warp_size) ||
         !CU_add_test(s, "p4_roofline", test_p4_roofline) ||
         !CU_add_test(s, "p5_image_vs_buffer", test_p5_image_vs_buffer) ||
+        !CU_add_test(s, "p6_access_patterns", test_p6_access_patterns) ||
+        !CU_add_test(s, "texlayout", test_texlayout) ||
         !CU_add_test(s, "p7_occupancy_waves", test_p7_occupancy_waves) ||
         !CU_add_test(s, "p8_mali_workgroup", test_p8_mali_workgroup) ||
         !CU_add_test(s, "deterministic", test_deterministic) ||

@@ -322,7 +322,7 @@ static void test_file_roundtrip(void)
     mg_diag d;
     mg_diag_init(&d);
     sample_src ss = {0};
-    mg_trace_source src = {&h, sample_next, &ss};
+    mg_trace_source src = {&h, sample_next, &ss, NULL, NULL};
     CU_ASSERT_EQUAL(mg_trace_write_all(path, &src, &d), 0);
 
     /* the writer's bytes equal the independent serializer's */
@@ -398,7 +398,7 @@ static void test_stats(void)
     mg_trace_header h;
     mg_sample_header(&h);
     sample_src ss = {0};
-    mg_trace_source src = {&h, sample_next, &ss};
+    mg_trace_source src = {&h, sample_next, &ss, NULL, NULL};
     mg_trace_stats *s = malloc(sizeof *s);
     mg_diag d;
     mg_diag_init(&d);

@@ -80,11 +80,31 @@ static int stream_next(void *self, mg_trace_wg *wg, mg_diag *d)
     return 1;
 }
 
+static int stream_seek(void *self, uint64_t idx, mg_diag *d)
+{
+    mg_gen_stream *st = self;
+    (void)d;
+    uint64_t n = mg_gen_num_wgs(st->g);
+    st->next = idx < n ? idx : n;
+    return 0;
+}
+
+static int stream_at(void *self, uint64_t idx, mg_trace_wg *wg, mg_diag *d)
+{
+    mg_gen_stream *st = self;
+    if (idx >= mg_gen_num_wgs(st->g)) {
+        mg_diag_error(d, "%s: work group %llu out of range", st->g->hdr.kernel,
+                      (unsigned long long)idx);
+        return -1;
+    }
+    return mg_gen_trace_wg(st->g, idx, wg);
+}
+
 mg_trace_source mg_gen_source(mg_gen_stream *st, const mg_gen *g)
 {
     st->g = g;
     st->next = 0;
-    mg_trace_source src = {&g->hdr, stream_next, st};
+    mg_trace_source src = {&g->hdr, stream_next, st, stream_seek, stream_at};
     return src;
 }
 

@@ -1,6 +1,8 @@
 /*
  * conv2d.c - 2D convolution, KxK, stride, zero padding, optionally
  * depthwise; NHWC activations (romou Fig 4 and 10; tmmodel Conv2D/DwConv2D).
+ * This file: keys, check(), the plan and static features, the reference;
+ * the OpenCL text is conv2d_cl.c, the trace conv2d_trace.c (conv2d.h).
  *
  *   X [1, H, W, Cin] -> Y [1, Ho, Wo, Cout],  Ho = (H + 2 pad - K) / stride + 1
  *   weights: standard  [Cout, K, K, Cin]   (image: a texel holds 4 Cin of one Cout)
@@ -8,14 +10,14 @@
  *
  * One work item computes tile=TWxTC: TW output pixels along W times TC
  * output channels (romou's 4x4 coarsening is tile=4x4 with 4-channel texels).
- * NDRange (Cout/TC, ceil(Wo/TW), Ho): neighbouring items in x share their
- * input pixels and differ in output channels, so a warp's input reads
+ * NDRange (Cout/TC, ceil(Wo/TW), Ho x split): neighbouring items in x share
+ * their input pixels and differ in output channels, so a warp's input reads
  * coincide (broadcast) and its weight reads are adjacent texels.  The
- * reduction walks the KxK window
- * (pattern=row: kx fastest; column: ky fastest) and the input channels V at
- * a time, V = 4 (a texel) when the input or weights are images, else vec:
+ * reduction walks the KxK window (pattern=row: kx fastest; column: ky
+ * fastest) and the input channels V at a time, V = 4 (a texel) when the
+ * input or weights are images, else vec:
  *
- *   for (ky, kx) for (ci = 0; ci < Cin; ci += V) {
+ *   for (ky, kx) for (ci = c0; ci < c0 + CS; ci += V) {
  *       xv[j] = X[ho*s - pad + ky][(wo0+j)*s - pad + kx][ci..ci+V)  (0 outside)
  *       wv[c] = Wt[co0+c][ky][kx][ci..ci+V)
  *       acc[j][c] += dot(xv[j], wv[c])            (depthwise: acc += xv * wv)
@@ -24,21 +26,53 @@
  * then each valid pixel stores its TC channels (texels of 4, or vectors of 4
  * for buffers when TC % 4 == 0, else scalars).  Output pixels past Wo are
  * masked (boundary checks); padding positions load nothing but still count
- * as flops, so a launch's flops are exactly 2 Ho Wo Cout Cin K K
- * (depthwise: 2 Ho Wo C K K).
+ * as flops.
+ *
+ * Reduction split (romou 4.2: more items share a reduction, which raises
+ * the parallelism of small layers): split=S puts S items on each output
+ * tile, in one work group: wg=X,Y,R*S holds R output rows of S items each,
+ * local id z = s*R + r (s = the split index, slowest), ho = group z * R + r,
+ * so z of the NDRange is Ho*S.  A standard conv splits the input channels:
+ * item s reduces channels c0 = s*CS .. c0+CS-1, CS = Cin/S, over the whole
+ * window (Cin must be a multiple of S*V).  A depthwise conv's only
+ * reduction is the window (channels are independent), so it splits the
+ * K*K taps in walk order: item s takes taps s*TT .. s*TT+TT-1, TT = K*K/S
+ * (S must divide K*K: a 3x3 window splits 3 ways, one window row (row) or
+ * column (column) per item, or 9 ways).  After its slice, item s > 0
+ * stores its partial tile to local memory as floats, red[((s-1)*G + lid)*
+ * TW*TC + j*TC + c] (G = X*Y*R items per split slice, lid = (r*Y + ly)*X +
+ * lx), LW values at a time (standard: 4 when TC % 4 == 0, else 1;
+ * depthwise: V, its accumulators being V wide); every item, edge items
+ * included, reaches barrier(CLK_LOCAL_MEM_FENCE) (no early return: items
+ * outside the output skip the work through a flag); item 0 then adds the
+ * S-1 partials (s ascending) and stores Y.  split=1 is the kernel without
+ * any of this (and the same text and trace as before split existed).
+ *
+ * Features: loop_iters = main-loop iterations per item (K*K*CS/V standard,
+ * TT*TC/V depthwise); bytes_per_iter = one iteration's loads, TW*V + TC*V
+ * elements (depthwise TW*V + V); regs_per_item = live values TW*TC + TW*V +
+ * TC*V (depthwise + V) (halved for fp16 compute) + 6; the combine's
+ * temporaries reuse the dead xv/wv registers, so split adds none.
+ * local_bytes = (S-1) * G * TW*TC * 4.  wg_bytes_per_iter = the group's
+ * distinct loads per iteration: items with the same (gx, z) read the same
+ * input pixels, items with the same (gz, s) the same weights.  log_cap =
+ * iters*(TW + weight loads) + (S-1)*TW*TC/LW local loads + TW*TC (stores,
+ * a bound) for item s = 0, the busiest.
+ *
+ * Flops: a launch counts exactly 2 Ho Wo Cout Cin K K (depthwise 2 Ho Wo C
+ * K K) plus (S-1) Ho Wo Cout adds combining partial sums, which is what
+ * the trace's ALU records sum to.
  */
-#include "gen/clemit.h"
-#include "gen/emit.h"
 #include "gen/op.h"
 #include "gen/plan.h"
+#include "ops/conv2d.h"
 
 #include <stdio.h>
 #include <string.h>
 
-enum { SITE_X = 1, SITE_W, SITE_FMA, SITE_Y, SITE_ADDR };
-enum { TX, TW_, TY };          /* tensor indices */
-
 #define OFF(m) offsetof(mg_schedule, m)
+#define MAX_LOCAL 32768         /* OpenCL 1.2's minimum local memory */
+#define MAX_WG 1024             /* the most items of a work group we accept with split */
 
 static const mg_key keys[] = {
     {"H", MG_K_INT, OFF(H), 1, 4096, "8", NULL, "input height"},
@@ -52,12 +86,7 @@ static const mg_key keys[] = {
     {NULL, 0, 0, 0, 0, NULL, NULL, NULL},
 };
 
-typedef struct conv_geom {
-    int64_t Ho, Wo, TW, TC, V, nx, nz, cin4, cout4;
-    int img_x, img_w, img_y, eb;
-} conv_geom;
-
-static void geom(const mg_schedule *s, conv_geom *g)
+void mg_conv_geom_of(const mg_schedule *s, mg_conv_geom *g)
 {
     g->Ho = (s->H + 2 * s->pad - s->K) / s->stride + 1;
     g->Wo = (s->W + 2 * s->pad - s->K) / s->stride + 1;
@@ -72,6 +101,20 @@ static void geom(const mg_schedule *s, conv_geom *g)
     g->cin4 = s->Cin / 4;
     g->cout4 = s->Cout / 4;
     g->eb = mg_sched_elem_bytes(s);
+    g->S = s->split;
+    g->R = s->wg[2] / g->S;
+    g->CS = s->Cin / g->S;
+    g->TT = s->K * s->K / g->S;
+    g->clen = s->depthwise ? g->TC : g->CS;
+    g->nw = s->depthwise ? 1 : g->TC;
+    g->iters = s->depthwise ? g->TT * (g->TC / g->V) : s->K * s->K * (g->CS / g->V);
+    g->LW = s->depthwise ? g->V : (g->TC % 4 == 0 ? 4 : 1);
+    g->SV = (g->img_y || g->TC % 4 == 0) ? 4 : 1;
+}
+
+int64_t mg_conv_local_bytes(const mg_schedule *s, const mg_conv_geom *g)
+{
+    return g->S > 1 ? (g->S - 1) * s->wg[0] * s->wg[1] * g->R * g->TW * g->TC * 4 : 0;
 }
 
 static void defaults(mg_schedule *s)
@@ -83,11 +126,40 @@ static void defaults(mg_schedule *s)
     s->tile[1] = 4;
 }
 
+/* The split's own conditions (split > 1; the load width is valid). */
+static void check_split(const mg_schedule *s, const mg_conv_geom *g, const char *where,
+                        mg_diag *d)
+{
+    long long S = (long long)g->S;
+    if (s->wg[2] % g->S)
+        mg_diag_error(d, "%s: conv2d: split=%lld needs wg=X,Y,R*%lld (R output rows per work "
+                      "group: the split items of one output tile must be in one work group "
+                      "to meet at its barrier), got wg z %lld", where, S, S,
+                      (long long)s->wg[2]);
+    if (s->depthwise && (s->K * s->K) % g->S)
+        mg_diag_error(d, "%s: conv2d: depthwise: split=%lld must divide the %lldx%lld window's "
+                      "%lld taps (a depthwise conv reduces only over the window: each split "
+                      "item sums K*K/split taps)", where, S, (long long)s->K, (long long)s->K,
+                      (long long)(s->K * s->K));
+    if (!s->depthwise && s->Cin % g->V == 0 && s->Cin % (g->S * g->V))
+        mg_diag_error(d, "%s: conv2d: Cin=%lld must be a multiple of split x load width = "
+                      "%lld x %lld (each split item reduces Cin/split channels in whole loads)",
+                      where, (long long)s->Cin, S, (long long)g->V);
+    int64_t items = s->wg[0] * s->wg[1] * s->wg[2];
+    if (items > MAX_WG)
+        mg_diag_error(d, "%s: conv2d: a work group of %lld items is more than %d", where,
+                      (long long)items, MAX_WG);
+    else if (s->wg[2] % g->S == 0 && mg_conv_local_bytes(s, g) > MAX_LOCAL)
+        mg_diag_error(d, "%s: conv2d: split=%lld needs %lld bytes of local memory for the "
+                      "partial tiles (more than %d)", where, S,
+                      (long long)mg_conv_local_bytes(s, g), MAX_LOCAL);
+}
+
 static int check(const mg_schedule *s, const char *where, mg_diag *d)
 {
     size_t before = d->n;
-    conv_geom g;
-    geom(s, &g);
+    mg_conv_geom g;
+    mg_conv_geom_of(s, &g);
     if (s->H + 2 * s->pad < s->K || s->W + 2 * s->pad < s->K)
         mg_diag_error(d, "%s: conv2d: the %lldx%lld kernel is larger than the padded input",
                       where, (long long)s->K, (long long)s->K);
@@ -120,13 +192,14 @@ static int check(const mg_schedule *s, const char *where, mg_diag *d)
     if (s->pattern != MG_PAT_ROW && s->pattern != MG_PAT_COLUMN)
         mg_diag_error(d, "%s: conv2d: pattern=%s: the KxK window is walked row or column "
                       "major", where, mg_pattern_names[s->pattern]);
+    if (g.S > 1 && d->n == before) check_split(s, &g, where, d);
     return d->n == before ? 0 : -1;
 }
 
 static void plan(const mg_schedule *s, mg_kernel *k)
 {
-    conv_geom g;
-    geom(s, &g);
+    mg_conv_geom g;
+    mg_conv_geom_of(s, &g);
     snprintf(k->name, sizeof k->name, s->depthwise ? "dwconv2d" : "conv2d");
     int dt = mg_plan_dtype(s);
     int x = mg_plan_tensor(k, "X", MG_TENSOR_IN, mg_plan_layout(s, MG_ROLE_IN), dt, 4,
@@ -141,251 +214,31 @@ static void plan(const mg_schedule *s, mg_kernel *k)
     mg_plan_arg_tensor(k, x);
     mg_plan_arg_tensor(k, w);
     mg_plan_arg_tensor(k, y);
-    int64_t items[3] = {g.nz, g.nx, g.Ho};
+    if (g.S > 1) mg_plan_arg_local(k, "red", mg_conv_local_bytes(s, &g));
+    int64_t items[3] = {g.nz, g.nx, g.Ho * g.S};
     mg_plan_ndrange(k, 3, items, s->wg);
     k->needs_fp16 = s->compute == MG_PREC_FP16;
     int64_t red = s->depthwise ? 1 : s->Cin;             /* reduction length per window tap */
-    k->f.loop_iters = s->K * s->K * (s->depthwise ? g.TC / g.V : s->Cin / g.V);
-    int64_t loads = g.TW * g.V + (s->depthwise ? g.V : g.TC * g.V);   /* elements per iter */
+    k->f.loop_iters = g.iters;
+    int64_t loads = g.TW * g.V + g.nw * g.V;                           /* elements per iter */
     k->f.bytes_per_iter = loads * g.eb;
     k->f.bytes_per_item = k->f.loop_iters * k->f.bytes_per_iter;
-    int64_t acc = g.TW * g.TC, live = acc + g.TW * g.V + (s->depthwise ? g.V : g.TC * g.V);
+    int64_t acc = g.TW * g.TC, live = acc + g.TW * g.V + g.nw * g.V;
     if (s->compute == MG_PREC_FP16) live = (live + 1) / 2;
     k->f.regs_per_item = live + 6;                 /* + ids, loop counters, addresses */
-    k->f.flops = 2.0 * (double)(g.Ho * g.Wo * s->Cout * red * s->K * s->K);
-    k->f.local_bytes = 0;
+    k->f.flops = 2.0 * (double)(g.Ho * g.Wo * s->Cout * red * s->K * s->K) +
+                 (double)(g.S - 1) * (double)(g.Ho * g.Wo * s->Cout);
+    k->f.local_bytes = mg_conv_local_bytes(s, &g);
     k->f.access_width = g.V * g.eb;
-    /* The group's distinct loads per iteration: items with the same (gx, ho)
-     * read the same TW pixels; items with the same gz the same weights. */
+    /* The group's distinct loads per iteration: items with the same (gx, z)
+     * read the same TW pixels (z includes the split index: other channels
+     * or taps); items with the same (gz, s) the same weights. */
     k->f.wg_bytes_per_iter = (k->local[1] * k->local[2] * g.TW * g.V +
-                              k->local[0] * (s->depthwise ? g.V : g.TC * g.V)) * g.eb;
+                              k->local[0] * g.S * g.nw * g.V) * g.eb;
     k->f.boundary_checks = g.nx * g.TW != g.Wo || k->global[0] != g.nz ||
-                           k->global[1] != g.nx || k->global[2] != g.Ho;
-    k->log_cap = k->f.loop_iters * (g.TW + (s->depthwise ? 1 : g.TC)) + g.TW * g.TC;
-}
-
-/* ---- OpenCL ---------------------------------------------------------------- */
-
-static void emit_cl(const mg_schedule *s, const mg_kernel *k, mg_sb *o)
-{
-    conv_geom g;
-    geom(s, &g);
-    int fp16 = s->compute == MG_PREC_FP16;
-    const char *vt = mg_cl_vtype(fp16, (int)g.V), *st = fp16 ? "half" : "float";
-    long long TW = g.TW, TC = g.TC, V = g.V, K = s->K;
-    mg_cl_signature(k, o);
-    mg_sb_printf(o, "    const int gz = get_global_id(0), gx = get_global_id(1), "
-                    "ho = get_global_id(2);\n"
-                    "    if (gx >= %lld || ho >= %lld || gz >= %lld) return;\n",
-                 (long long)g.nx, (long long)g.Ho, (long long)g.nz);
-    mg_sb_printf(o, "    const int wo0 = gx * %lld, co0 = gz * %lld;\n", TW, TC);
-    if (s->depthwise)
-        mg_sb_printf(o, "    %s acc[%lld];\n    for (int i = 0; i < %lld; i++) acc[i] = (%s)0;\n",
-                     vt, TW * TC / V, TW * TC / V, vt);
-    else
-        mg_sb_printf(o, "    %s acc[%lld];\n    for (int i = 0; i < %lld; i++) acc[i] = 0;\n", st,
-                     TW * TC, TW * TC);
-    mg_sb_printf(o, "    %s xv[%lld], wv[%lld];\n", vt, TW, s->depthwise ? 1LL : TC);
-    const char *outer = s->pattern == MG_PAT_ROW ? "ky" : "kx";
-    const char *inner = s->pattern == MG_PAT_ROW ? "kx" : "ky";
-    mg_sb_printf(o, "    for (int %s = 0; %s < %lld; %s++)\n    for (int %s = 0; %s < %lld; %s++) {\n",
-                 outer, outer, K, outer, inner, inner, K, inner);
-    mg_sb_printf(o, "        const int hi = ho * %lld - %lld + ky;\n", (long long)s->stride,
-                 (long long)s->pad);
-    int64_t clen = s->depthwise ? TC : s->Cin;
-    if (s->unroll > 1) mg_sb_printf(o, "        #pragma unroll %lld\n", (long long)s->unroll);
-    mg_sb_printf(o, "        for (int ci = 0; ci < %lld; ci += %lld) {\n", (long long)clen, V);
-    const char *cc = s->depthwise ? "(co0 + ci)" : "ci";   /* channel of X and Wt */
-    /* inputs */
-    mg_sb_printf(o, "            for (int j = 0; j < %lld; j++) {\n"
-                    "                const int wi = (wo0 + j) * %lld - %lld + kx;\n"
-                    "                xv[j] = (wo0 + j < %lld && hi >= 0 && hi < %lld && wi >= 0 "
-                    "&& wi < %lld) ? ",
-                 TW, (long long)s->stride, (long long)s->pad, (long long)g.Wo,
-                 (long long)s->H, (long long)s->W);
-    char e1[256], e2[256];
-    if (g.img_x) {
-        snprintf(e1, sizeof e1, "wi * %lld + %s / 4", (long long)g.cin4, cc);
-        mg_cl_rd(o, k, TX, SITE_X, e1, "hi", fp16);
-    } else {
-        snprintf(e1, sizeof e1, "(hi * %lld + wi) * %lld + %s", (long long)s->W,
-                 (long long)s->Cin, cc);
-        mg_cl_ld(o, k, TX, SITE_X, e1, (int)V, fp16);
-    }
-    mg_sb_printf(o, " : (%s)0;\n            }\n", vt);
-    /* weights */
-    if (s->depthwise) {
-        mg_sb_puts(o, "            wv[0] = ");
-        if (g.img_w) {
-            snprintf(e1, sizeof e1, "kx * %lld + (co0 + ci) / 4", (long long)g.cin4);
-            mg_cl_rd(o, k, TW_, SITE_W, e1, "ky", fp16);
-        } else {
-            snprintf(e1, sizeof e1, "(ky * %lld + kx) * %lld + co0 + ci", K, (long long)s->Cin);
-            mg_cl_ld(o, k, TW_, SITE_W, e1, (int)V, fp16);
-        }
-        mg_sb_puts(o, ";\n");
-        mg_sb_printf(o, "            for (int j = 0; j < %lld; j++)\n"
-                        "                if (wo0 + j < %lld) acc[j * %lld + ci / %lld] += xv[j] * wv[0];\n",
-                     TW, (long long)g.Wo, TC / V, V);
-    } else {
-        mg_sb_printf(o, "            for (int c = 0; c < %lld; c++) wv[c] = ", TC);
-        if (g.img_w) {
-            snprintf(e1, sizeof e1, "kx * %lld + ci / 4", (long long)g.cin4);
-            snprintf(e2, sizeof e2, "(co0 + c) * %lld + ky", K);
-            mg_cl_rd(o, k, TW_, SITE_W, e1, e2, fp16);
-        } else {
-            snprintf(e1, sizeof e1, "(((co0 + c) * %lld + ky) * %lld + kx) * %lld + ci", K, K,
-                     (long long)s->Cin);
-            mg_cl_ld(o, k, TW_, SITE_W, e1, (int)V, fp16);
-        }
-        mg_sb_puts(o, ";\n");
-        if (V == 1)
-            mg_sb_printf(o, "            for (int j = 0; j < %lld; j++) if (wo0 + j < %lld)\n"
-                            "                for (int c = 0; c < %lld; c++) acc[j * %lld + c] += "
-                            "xv[j] * wv[c];\n", TW, (long long)g.Wo, TC, TC);
-        else if (V == 8)    /* OpenCL's dot() stops at 4 lanes: two halves */
-            mg_sb_printf(o, "            for (int j = 0; j < %lld; j++) if (wo0 + j < %lld)\n"
-                            "                for (int c = 0; c < %lld; c++) acc[j * %lld + c] += "
-                            "dot(xv[j].lo, wv[c].lo) + dot(xv[j].hi, wv[c].hi);\n", TW,
-                         (long long)g.Wo, TC, TC);
-        else
-            mg_sb_printf(o, "            for (int j = 0; j < %lld; j++) if (wo0 + j < %lld)\n"
-                            "                for (int c = 0; c < %lld; c++) acc[j * %lld + c] += "
-                            "dot(xv[j], wv[c]);\n", TW, (long long)g.Wo, TC, TC);
-    }
-    mg_sb_puts(o, "        }\n    }\n");
-    /* stores */
-    int64_t sv = (g.img_y || TC % 4 == 0) ? 4 : 1;
-    const char *sty = mg_cl_vtype(fp16, (int)sv);
-    mg_sb_printf(o, "    for (int j = 0; j < %lld; j++) {\n"
-                    "        if (wo0 + j >= %lld) break;\n"
-                    "        for (int c = 0; c < %lld; c += %lld) {\n", TW, (long long)g.Wo, TC,
-                 (long long)sv);
-    char v[256];
-    if (s->depthwise) {
-        if (sv == V) snprintf(v, sizeof v, "acc[j * %lld + c / %lld]", TC / V, V);
-        else if (sv == 4 && V == 8)
-            snprintf(v, sizeof v, "((c %% 8) ? acc[j * %lld + c / 8].hi : acc[j * %lld + c / 8].lo)",
-                     TC / 8, TC / 8);
-        else if (sv == 4 && V == 2)
-            snprintf(v, sizeof v, "(%s)(acc[j * %lld + c / 2], acc[j * %lld + c / 2 + 1])", sty,
-                     TC / 2, TC / 2);
-        else if (sv == 4 && V == 1)
-            snprintf(v, sizeof v, "(%s)(acc[j * %lld + c], acc[j * %lld + c + 1], acc[j * %lld + c + 2], "
-                     "acc[j * %lld + c + 3])", sty, TC, TC, TC, TC);
-        else if (V == 2)    /* sv == 1: one lane of a float2 */
-            snprintf(v, sizeof v, "((c %% 2) ? acc[j * %lld + c / 2].y : acc[j * %lld + c / 2].x)",
-                     TC / 2, TC / 2);
-        else
-            snprintf(v, sizeof v, "acc[j * %lld + c]", TC);               /* sv == V == 1 */
-    } else if (sv == 4) {
-        snprintf(v, sizeof v, "(%s)(acc[j * %lld + c], acc[j * %lld + c + 1], acc[j * %lld + c + 2], "
-                 "acc[j * %lld + c + 3])", sty, TC, TC, TC, TC);
-    } else {
-        snprintf(v, sizeof v, "acc[j * %lld + c]", TC);
-    }
-    mg_sb_puts(o, "            ");
-    if (g.img_y) {
-        snprintf(e1, sizeof e1, "(wo0 + j) * %lld + (co0 + c) / 4", (long long)g.cout4);
-        mg_cl_wr(o, k, TY, SITE_Y, e1, "ho", v, fp16);
-    } else {
-        snprintf(e1, sizeof e1, "(ho * %lld + wo0 + j) * %lld + co0 + c", (long long)g.Wo,
-                 (long long)s->Cout);
-        mg_cl_st(o, k, TY, SITE_Y, e1, (int)sv, v, fp16);
-    }
-    mg_sb_puts(o, "\n        }\n    }\n}\n");
-}
-
-/* ---- trace ----------------------------------------------------------------- */
-
-static void trace_body(mg_warp *w, const void *ctx)
-{
-    const mg_schedule *s = ctx;
-    conv_geom g;
-    geom(s, &g);
-    int cls = s->compute == MG_PREC_FP16 ? MG_ALU_FP16 : MG_ALU_FP32;
-    uint32_t xw = (uint32_t)(g.V * g.eb);
-    mg_lmask item = {{0, 0}};               /* lanes that are real work items */
-    int64_t wo0[MG_TRACE_MAX_LANES], co0[MG_TRACE_MAX_LANES], ho[MG_TRACE_MAX_LANES];
-    for (uint32_t l = 0; l < w->lanes; l++) {
-        if (w->gid[0][l] >= g.nz || w->gid[1][l] >= g.nx || w->gid[2][l] >= g.Ho) continue;
-        mg_lm_set(&item, l);
-        co0[l] = w->gid[0][l] * g.TC;
-        wo0[l] = w->gid[1][l] * g.TW;
-        ho[l] = w->gid[2][l];
-    }
-    if (!item.m[0] && !item.m[1]) return;
-    /* pixel j valid per lane */
-    mg_lmask pix[256];
-    for (int64_t j = 0; j < g.TW; j++) {
-        pix[j] = (mg_lmask){{0, 0}};
-        for (uint32_t l = 0; l < w->lanes; l++)
-            if (mg_lm_get(&item, l) && wo0[l] + j < g.Wo) mg_lm_set(&pix[j], l);
-    }
-    int64_t clen = s->depthwise ? g.TC : s->Cin;
-    for (int64_t o1 = 0; o1 < s->K; o1++)
-        for (int64_t o2 = 0; o2 < s->K; o2++) {
-            int64_t ky = s->pattern == MG_PAT_ROW ? o1 : o2;
-            int64_t kx = s->pattern == MG_PAT_ROW ? o2 : o1;
-            for (int64_t ci = 0; ci < clen; ci += g.V) {
-                for (int64_t j = 0; j < g.TW; j++) {
-                    mg_emit_mem(w, g.img_x ? MG_REC_TEX_READ : MG_REC_BUF_LOAD, SITE_X, TX, xw);
-                    for (uint32_t l = 0; l < w->lanes; l++) {
-                        if (!mg_lm_get(&pix[j], l)) continue;
-                        int64_t hi = ho[l] * s->stride - s->pad + ky;
-                        int64_t wi = (wo0[l] + j) * s->stride - s->pad + kx;
-                        if (hi < 0 || hi >= s->H || wi < 0 || wi >= s->W) continue;
-                        int64_t c = s->depthwise ? co0[l] + ci : ci;
-                        if (g.img_x) mg_emit_lane(w, l, wi * g.cin4 + c / 4, hi);
-                        else mg_emit_lane(w, l, ((hi * s->W + wi) * s->Cin + c) * g.eb, 0);
-                    }
-                    mg_emit_put(w);
-                }
-                int64_t nw = s->depthwise ? 1 : g.TC;
-                for (int64_t c = 0; c < nw; c++) {
-                    mg_emit_mem(w, g.img_w ? MG_REC_TEX_READ : MG_REC_BUF_LOAD, SITE_W, TW_, xw);
-                    for (uint32_t l = 0; l < w->lanes; l++) {
-                        if (!mg_lm_get(&item, l)) continue;
-                        if (s->depthwise) {
-                            int64_t ch = co0[l] + ci;
-                            if (g.img_w) mg_emit_lane(w, l, kx * g.cin4 + ch / 4, ky);
-                            else mg_emit_lane(w, l, ((ky * s->K + kx) * s->Cin + ch) * g.eb, 0);
-                        } else {
-                            int64_t co = co0[l] + c;
-                            if (g.img_w) mg_emit_lane(w, l, kx * g.cin4 + ci / 4, co * s->K + ky);
-                            else mg_emit_lane(w, l, (((co * s->K + ky) * s->K + kx) * s->Cin + ci) *
-                                                    g.eb, 0);
-                        }
-                    }
-                    mg_emit_put(w);
-                }
-                for (int64_t j = 0; j < g.TW; j++) {
-                    if (s->depthwise)
-                        mg_emit_alu(w, pix[j].m, SITE_FMA, cls, (int)g.V, 1, 2);
-                    else
-                        mg_emit_alu(w, pix[j].m, SITE_FMA, cls, (int)g.V, (uint32_t)g.TC, 2);
-                }
-            }
-        }
-    int64_t sv = (g.img_y || g.TC % 4 == 0) ? 4 : 1;
-    for (int64_t j = 0; j < g.TW; j++)
-        for (int64_t c = 0; c < g.TC; c += sv) {
-            mg_emit_mem(w, g.img_y ? MG_REC_IMG_WRITE : MG_REC_BUF_STORE, SITE_Y, TY,
-                        (uint32_t)(sv * g.eb));
-            for (uint32_t l = 0; l < w->lanes; l++) {
-                if (!mg_lm_get(&pix[j], l)) continue;
-                int64_t wo = wo0[l] + j, co = co0[l] + c;
-                if (g.img_y) mg_emit_lane(w, l, wo * g.cout4 + co / 4, ho[l]);
-                else mg_emit_lane(w, l, ((ho[l] * g.Wo + wo) * s->Cout + co) * g.eb, 0);
-            }
-            mg_emit_put(w);
-        }
-}
-
-static void trace_wg(const mg_schedule *s, const mg_kernel *k, const uint32_t wg[3],
-                     mg_trace_wg *out)
-{
-    mg_emit_wg(k, wg, out, trace_body, s);
+                           k->global[1] != g.nx || k->global[2] != g.Ho * g.S;
+    k->log_cap = k->f.loop_iters * (g.TW + g.nw) + (g.S - 1) * g.TW * (g.TC / g.LW) +
+                 g.TW * g.TC;
 }
 
 /* ---- reference ------------------------------------------------------------- */
@@ -393,10 +246,10 @@ static void trace_wg(const mg_schedule *s, const mg_kernel *k, const uint32_t wg
 static void reference(const mg_schedule *s, const mg_kernel *k, mg_host *h)
 {
     (void)k;
-    conv_geom g;
-    geom(s, &g);
-    const float *x = h->f[TX], *wt = h->f[TW_];
-    float *y = h->f[TY];
+    mg_conv_geom g;
+    mg_conv_geom_of(s, &g);
+    const float *x = h->f[MG_CONV_TX], *wt = h->f[MG_CONV_TW];
+    float *y = h->f[MG_CONV_TY];
     for (int64_t ho = 0; ho < g.Ho; ho++)
         for (int64_t wo = 0; wo < g.Wo; wo++)
             for (int64_t co = 0; co < s->Cout; co++) {
@@ -421,6 +274,7 @@ static void reference(const mg_schedule *s, const mg_kernel *k, mg_host *h)
 
 const mg_op mg_op_conv2d = {
     "conv2d", "2D convolution KxK, stride, padding, depthwise (NHWC)", keys,
-    "layout layout_in layout_w layout_out tile wg pattern vec storage compute unroll warp seed",
-    defaults, check, plan, emit_cl, trace_wg, NULL, reference,
+    "layout layout_in layout_w layout_out tile wg pattern vec storage compute split unroll "
+    "warp seed",
+    defaults, check, plan, mg_conv_emit_cl, mg_conv_trace_wg, NULL, reference,
 };

@@ -1,0 +1,48 @@
+#!/bin/sh
+# mk/validate.sh [MGSIM] - the committed validation reports (issue 7), made
+# by `make validate-h100`.  Deterministic: the same binary, configs and
+# timings write the same bytes (the PNGs are gnuplot's).
+#
+#   configs/measured/h100/calibrated.json   mgsim calibrate: the H100 probe
+#       profile over the hand-written base configs/devices/nvidia-h100.json
+#   configs/measured/h100/validate.{txt,json,png}   the 336-kernel suite
+#       (timings.json) simulated on the calibrated config
+#   configs/measured/h100/validate-diag.{txt,json}  the diagnostic suite
+#       (diag-timings.json: launch floor, reduction length, load width,
+#       work-group shape) on the same config
+#   configs/measured/h100/validate-base.{txt,json}  the suite on the base
+#       config itself, for comparison
+#   configs/measured/pocl/calibrated.json, validate.{txt,json,png}  the
+#       PoCL sanity row: its profile over configs/measured/pocl/base.json
+#
+# JOBS (default 2) threads simulate kernels at once; the output does not
+# depend on it.
+set -eu
+MGSIM=${1:-bin/mgsim}
+J=${JOBS:-2}
+H=configs/measured/h100
+P=configs/measured/pocl
+
+step() { echo "validate: $*"; }
+
+step "H100: calibrate $H/calibrated.json"
+"$MGSIM" calibrate --profile $H/profile.json --base configs/devices/nvidia-h100.json \
+    -o $H/calibrated.json > /dev/null
+step "H100: the suite on the calibrated config"
+"$MGSIM" validate --config $H/calibrated.json --timings $H/timings.json -j "$J" \
+    --json-file $H/validate.json --plot $H/validate.png -o $H/validate.txt
+step "H100: the diagnostic suite"
+"$MGSIM" validate --config $H/calibrated.json --timings $H/diag-timings.json -j "$J" \
+    --json-file $H/validate-diag.json -o $H/validate-diag.txt
+step "H100: the suite on the base config"
+"$MGSIM" validate --config configs/devices/nvidia-h100.json --timings $H/timings.json \
+    -j "$J" --json-file $H/validate-base.json -o $H/validate-base.txt
+step "PoCL: calibrate $P/calibrated.json and validate"
+"$MGSIM" calibrate --profile $P/profile.json --base $P/base.json -o $P/calibrated.json \
+    > /dev/null
+"$MGSIM" validate --config $P/calibrated.json --timings $P/timings.json -j "$J" \
+    --json-file $P/validate.json --plot $P/validate.png -o $P/validate.txt
+for f in $H/validate.txt $H/validate-diag.txt $H/validate-base.txt $P/validate.txt; do
+    printf '%s:\n' "$f"
+    sed -n '/^all /p; /^mean of /p; /^aims/p' "$f" | sed 's/^/    /'
+done

@@ -1,0 +1,57 @@
+/*
+ * pconclude.h - the conclusions the probe's aspects draw from their
+ * sweeps, shared by `mgprobe run` (probe/asp_*.c) and `mgsim vprobe`
+ * (sim/vprobe/) so a measured and a virtual profile say the same things
+ * the same way.  Each takes the sweep's numbers and writes conclusions and
+ * notes into an mg_ares (ares.h).  No OpenCL here.
+ */
+#ifndef MG_PCONCLUDE_H
+#define MG_PCONCLUDE_H
+
+#include <stdint.h>
+
+#include "analysis/ares.h"
+
+/* warp: the ticket estimate w1 (confidence c1, < 0 when none) and the
+ * timing estimate w2 (c2) -> warp_size_by_ticket, warp_size_by_timing and
+ * warp_size (agreeing: both combined; disagreeing: the ticket order at 0.6
+ * of its confidence; one: that one).  why_ticket says why there is no
+ * ticket estimate (used when c1 < 0). */
+void mg_pc_warp(mg_ares *r, double w1, double c1, double w2, double c2, const char *why_ticket);
+
+/* alu: alu_lanes_per_cu_by_flops = fp32 peak / (2 x clock x compute units),
+ * or null when have_peak is 0 or the clock or units are unknown. */
+void mg_pc_alu_by_flops(mg_ares *r, int have_peak, double peak_gflops, double clock_mhz,
+                        unsigned cus);
+
+/* flops: GFLOPS g[i] at vector widths 1, 2, 4, 8, 16 (0: did not run) of
+ * precision k (0 fp32, 1 fp16); noise = the peak point's relative noise.
+ * Concludes KEY_peak_gflops and preferred_vector_width_{float,half} (the
+ * narrowest width within 5 % of the peak), confidence max(0.5, 0.9 - 2
+ * noise); null with why when nothing ran. */
+void mg_pc_flops(mg_ares *r, int k, const double g[5], double noise);
+
+/* flops: the precision is not supported (why). */
+void mg_pc_flops_none(mg_ares *r, int k, const char *why);
+
+/* regs: groups of wgc items running at once at `full` registers (g1,
+ * confidence c1) and at full / 2 (g2, c2), 0 when undetermined ->
+ * register_model (ratio > 1.6 pooled, < 1.25 dedicated) and
+ * compute_units_by_timing. */
+void mg_pc_reg_model(mg_ares *r, double g1, double c1, double g2, double c2, int full,
+                     int64_t wgc);
+
+/* bandwidth: the k points (xs footprint, ys GB/s, sp noise or NULL) of a
+ * footprint sweep -> peak_gbps (the best), largest_footprint_gbps and
+ * first_drop_bytes (x_lo of the first down-step, knee.h), with a note per
+ * step.  k >= 1. */
+void mg_pc_bw(mg_ares *r, const double *xs, const double *ys, const double *sp, int k);
+
+/* The footprint of the cache line sweeps: `times` x (mgprobe: 4) the first
+ * cache level whose step multiplies the latency by at least min_ratio
+ * (mgprobe: 2, on a CPU 1.5), below half of the next level; at least
+ * 64 KiB, 256 KiB when no level qualifies; rounded to 16 KiB.  Reads
+ * l<i>_size, l<i>_latency_ns and memory_latency_ns from r's conclusions. */
+int64_t mg_pc_line_range(const mg_ares *r, double min_ratio, double times);
+
+#endif

@@ -1,0 +1,127 @@
+/*
+ * calibrate.c - calibration's driver: base document, profile rules,
+ * placeholders, the strict check, and the per-key origins (calibrate.h).
+ */
+#include "calib/cal_internal.h"
+#include "config/emit.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const PLACEHOLDER = "placeholder: not in the profile and no base config";
+
+/* A required key with no value yet gets `json` (a JSON literal). */
+static void hold(cal_ctx *c, const char *key, const char *json)
+{
+    const mg_field *f = mg_schema_find(key, NULL);
+    if (!f || cal_get(c, key)) return;
+    if (f->when) {
+        const char *eq = strchr(f->when, '=');
+        char k[64];
+        snprintf(k, sizeof k, "%.*s", (int)(eq - f->when), f->when);
+        if (strcmp(cal_text(c, k), eq + 1)) return;
+    }
+    cal_put(c, key, cJSON_Parse(json), "inferred", PLACEHOLDER, MG_CAL_UNKNOWN);
+}
+
+void cal_placeholders(cal_ctx *c)
+{
+    char buf[160];
+    hold(c, "core.sp_count", "1");
+    hold(c, "core.clock", "\"1GHz\"");
+    hold(c, "core.warp_width", "32");
+    hold(c, "core.max_workgroup_size", "256");
+    double warp = cal_value(c, "core.warp_width"), wg = cal_value(c, "core.max_workgroup_size");
+    hold(c, "core.alus_per_sp", "32");
+    /* room for one largest group, so the cross-field rules hold */
+    snprintf(buf, sizeof buf, "%.0f", fmax(1, ceil(wg / warp)));
+    hold(c, "core.max_warps_per_sp", buf);
+    hold(c, "registers.model", "\"shared_pool\"");
+    hold(c, "registers.max_regs_per_item", "64");
+    double regs = cal_value(c, "registers.max_regs_per_item");
+    snprintf(buf, sizeof buf, "%.0f", regs * fmax(wg, warp));
+    hold(c, "registers.pool_regs_per_sp", buf);
+    snprintf(buf, sizeof buf, "[{\"max_regs\": %.0f, \"max_items\": %.0f}]", regs,
+             fmax(wg, warp));
+    hold(c, "registers.occupancy_steps", buf);
+    hold(c, "tex_l1.line", "\"64B\"");
+    hold(c, "tex_l1.tile_w_texels", "4");
+    hold(c, "tex_l1.tile_h_texels", "4");
+    hold(c, "tex_l1.size", "\"16KiB\"");
+    hold(c, "tex_l1.latency_cycles", "100");
+    hold(c, "tex_l1.bandwidth", "\"100GB/s\"");
+    hold(c, "buffer.path", "\"l2\"");
+    hold(c, "buffer.latency_cycles", "50");
+    hold(c, "buffer_l1.size", "\"16KiB\"");
+    hold(c, "buffer_l1.line", "\"64B\"");
+    hold(c, "buffer_l1.latency_cycles", "50");
+    hold(c, "buffer_l1.bandwidth", "\"100GB/s\"");
+    hold(c, "local.kind", "\"onchip\"");
+    hold(c, "local.size", "\"32KiB\"");
+    hold(c, "local.bandwidth", "\"100GB/s\"");
+    hold(c, "local.latency_cycles", "50");
+    hold(c, "l2.line", "\"64B\"");
+    hold(c, "l2.size", "\"256KiB\"");
+    hold(c, "l2.latency_cycles", "50");
+    hold(c, "l2.bandwidth", "\"100GB/s\"");
+    hold(c, "dram.bandwidth", "\"10GB/s\"");
+    hold(c, "dram.latency", "\"100ns\"");
+}
+
+int mg_calibrate(const cJSON *profile, const mg_device *base, const mg_cal_opts *o,
+                 mg_cal *out, mg_diag *d)
+{
+    memset(out, 0, sizeof *out);
+    cal_ctx c;
+    memset(&c, 0, sizeof c);
+    c.prof = profile;
+    c.o = o;
+    c.base = base;
+    c.cfg = cal_base_doc(base);
+    c.notes = cJSON_CreateArray();
+    for (size_t i = 0; i < MG_MAX_FIELDS; i++) c.origin[i] = -1;
+    if (!cJSON_GetObjectItemCaseSensitive(c.cfg, "schema"))
+        cJSON_AddStringToObject(c.cfg, "schema", MG_SCHEMA_NAME);
+    cal_apply_profile(&c);
+    cal_placeholders(&c);
+    cal_drop_inapplicable(&c);
+    if (mg_device_from_json(c.cfg, "the calibrated config", 1, &out->dev, d)) {
+        mg_diag_error(d, "calibrate: the profile's values do not make a valid config (the "
+                      "problems above); give a --base that fits them, or check the profile");
+        cJSON_Delete(c.cfg);
+        cJSON_Delete(c.notes);
+        return -1;
+    }
+    cJSON_Delete(c.cfg);
+    out->config = mg_device_to_json(&out->dev);
+    out->notes = c.notes;
+    out->profile_path = o->profile_path;
+    out->base_path = o->base_path;
+    for (size_t i = 0; i < mg_schema_count && out->n_keys < MG_MAX_FIELDS; i++) {
+        const mg_field *f = &mg_schema[i];
+        if (!strcmp(f->key, "schema") || !mg_schema_applies(f, &out->dev)) continue;
+        mg_cal_key *k = &out->keys[out->n_keys++];
+        snprintf(k->key, sizeof k->key, "%s", f->key);
+        mg_device_field_text(&out->dev, i, k->value, sizeof k->value);
+        k->origin = c.origin[i] >= 0 ? c.origin[i]
+                    : out->dev.set[i] ? MG_CAL_BASE : MG_CAL_DEFAULT;
+        snprintf(k->ref, sizeof k->ref, "%s", out->dev.set[i] ? out->dev.src[i].ref
+                                                               : "mgsim schema default");
+    }
+    return 0;
+}
+
+void mg_cal_free(mg_cal *c)
+{
+    cJSON_Delete(c->config);
+    cJSON_Delete(c->notes);
+    c->config = c->notes = NULL;
+}
+
+const char *mg_cal_origin_name(int origin)
+{
+    static const char *const n[] = {"profile", "base", "default", "unknown"};
+    return origin >= 0 && origin <= MG_CAL_UNKNOWN ? n[origin] : "?";
+}

@@ -1,0 +1,141 @@
+/*
+ * cmd_sweep.c - `mgsim sweep`: simulate the members of a search space on a
+ * device config (all, or the ones the pruning rules keep) on N threads,
+ * into a resumable results file, and print the summary (search/mg_sweep.h).
+ */
+#include "cli/cli.h"
+#include "cli/sweep_opts.h"
+#include "search/mg_sweep.h"
+#include "util/jsonout.h"
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void sweep_usage(FILE *f)
+{
+    fprintf(f,
+            "Usage: mgsim sweep --config CFG --space SPACE [--rules RULES] [--pruned-only]\n"
+            "                   [-j N] [--sample auto|off|N] [-o RESULTS.jsonl [--restart]]\n"
+            "                   [--limit N] [--json] [--no-progress] [--time]\n"
+            "\n"
+            "Simulates every member of SPACE on CFG (with --pruned-only, only those the\n"
+            "RULES keep; with RULES every record says kept or pruned and which rules\n"
+            "fired) on N threads (default: the online CPUs), then prints a summary:\n"
+            "space size, simulated, kept, reduction, best overall, best kept, regret\n"
+            "(best kept / best overall - 1), how many of the 10 fastest are kept, the\n"
+            "roofline bound of the best kernels and the %% of it they reach.\n"
+            "\n"
+            "-o RESULTS.jsonl      write one record per candidate (JSON Lines, in\n"
+            "                      candidate order for any N; configs/README.md, \"Sweep\n"
+            "                      results\"); an interrupted sweep (Ctrl-C, kill, crash)\n"
+            "                      rerun with the same command resumes from the file:\n"
+            "                      complete records are kept, a torn last line is cut,\n"
+            "                      only the missing candidates are simulated.  A file\n"
+            "                      from another sweep is refused (exit 2) unless --restart\n"
+            "--sample auto|off|N   sampled simulation (default auto; off: every work group)\n"
+            "-j N                  threads; the output does not depend on N\n"
+            "--limit N             simulate at most N more candidates, then stop (the\n"
+            "                      summary covers those; rerun to go on)\n"
+            "--json                the summary as JSON\n"
+            "--no-progress         no progress line (it is drawn only on a terminal)\n"
+            "--time                print the elapsed time and candidates/s on stderr\n"
+            "\n"
+            "Example:\n"
+            "  mgsim sweep --config configs/devices/adreno640.json \\\n"
+            "      --space configs/spaces/conv1x1-28x28x256x256.json \\\n"
+            "      --rules configs/rules/romou.json --pruned-only -j 2 -o conv1x1.jsonl\n");
+}
+
+int mg_cmd_sweep(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"config", required_argument, NULL, 'c'},   {"space", required_argument, NULL, 's'},
+        {"rules", required_argument, NULL, 'r'},    {"pruned-only", no_argument, NULL, 'P'},
+        {"jobs", required_argument, NULL, 'j'},     {"sample", required_argument, NULL, 'S'},
+        {"output", required_argument, NULL, 'o'},   {"restart", no_argument, NULL, 'R'},
+        {"json", no_argument, NULL, 'J'},           {"no-progress", no_argument, NULL, 'N'},
+        {"time", no_argument, NULL, 'T'},           {"help", no_argument, NULL, 'h'},
+        {"limit", required_argument, NULL, 'L'},
+        {NULL, 0, NULL, 0},
+    };
+    mg_sweep_args a;
+    mg_sweep_args_init(&a);
+    const char *outp = NULL;
+    int json = 0, restart = 0, timing = 0;
+    unsigned long long limit = 0;
+    char *end;
+    opterr = 0;
+    optind = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "j:o:h", opts, NULL)) != -1) {
+        if (c == 'o') outp = optarg;
+        else if (c == 'R') restart = 1;
+        else if (c == 'J') json = 1;
+        else if (c == 'T') timing = 1;
+        else if (c == 'L') {
+            limit = strtoull(optarg, &end, 10);
+            if (end == optarg || *end || !limit || optarg[0] == '-')
+                return mg_cli_usage_error("sweep", "--limit: expected a count >= 1, got '%s'",
+                                          optarg);
+        }
+        else if (c == 'h') { sweep_usage(stdout); return MG_EXIT_OK; }
+        else if (mg_sweep_args_opt(&a, "sweep", c, optarg, argv[optind - 1]))
+            return MG_EXIT_BAD;
+    }
+    if (optind < argc) return mg_cli_usage_error("sweep", "unexpected operand '%s'", argv[optind]);
+    if (!a.cfg || !a.space)
+        return mg_cli_usage_error("sweep", "--config and --space are required");
+    if (a.pruned_only && !a.rules)
+        return mg_cli_usage_error("sweep", "--pruned-only needs --rules");
+    if (restart && !outp) return mg_cli_usage_error("sweep", "--restart needs -o RESULTS");
+
+    mg_diag d;
+    mg_diag_init(&d);
+    mg_sweep_inputs in;
+    memset(&in, 0, sizeof in);
+    mg_sweep_sum *sum = calloc(1, sizeof *sum);
+    int rc = MG_EXIT_BAD;
+    if (!sum || mg_sweep_inputs_load(&in, &a, &d)) goto out;
+    mg_sweep_cfg cfg;
+    mg_sweep_cfg_init(&cfg, &in, &a);
+    cfg.results = outp;
+    cfg.restart = restart;
+    cfg.limit = limit;
+    mg_cli_catch_stop();
+    int run = mg_sweep_run(&cfg, sum, &d);
+    mg_cli_release_stop();
+    if (run) goto out;
+    if (sum->resumed)
+        fprintf(stderr, "mgsim: sweep: resumed %" PRIu64 " records from %s\n", sum->resumed,
+                outp);
+    if (timing || cfg.progress)
+        fprintf(stderr, "mgsim: sweep: simulated %" PRIu64 " candidates in %.2f s "
+                "(%.2f candidates/s, -j %d)\n", sum->ran, sum->wall_s,
+                sum->wall_s > 0 ? (double)sum->ran / sum->wall_s : 0.0, cfg.threads);
+    if (sum->interrupted) {
+        if (outp)
+            fprintf(stderr, "mgsim: sweep: interrupted; %s holds %" PRIu64 " records; rerun "
+                    "the same command to resume\n", outp, sum->resumed + sum->ran);
+        else
+            fprintf(stderr, "mgsim: sweep: interrupted (no -o: nothing kept)\n");
+        rc = MG_EXIT_INTERRUPTED;
+        goto out;
+    }
+    if (json) {
+        cJSON *j = mg_sweep_sum_json(sum);
+        mg_json_write(stdout, j);
+        cJSON_Delete(j);
+    } else {
+        mg_sweep_sum_print(sum, stdout);
+    }
+    rc = fflush(stdout) ? MG_EXIT_BAD : MG_EXIT_OK;
+out:
+    if (rc == MG_EXIT_BAD) mg_diag_print(&d, stderr, "mgsim");
+    mg_diag_free(&d);
+    mg_sweep_inputs_free(&in);
+    free(sum);
+    return rc;
+}

@@ -1,0 +1,196 @@
+/*
+ * cmd_validate.c - `mgsim validate`: simulate every kernel of a timings
+ * document (`mgprobe time`) on a device config and score the predictions
+ * against the measurements (sim/analysis/validate.h): per kernel, per
+ * search-space group and overall; text, JSON and a log-log scatter.
+ */
+#include "analysis/validate.h"
+#include "cli/cli.h"
+#include "config/device.h"
+#include "model/model.h"
+#include "plot/plot.h"
+#include "util/afile.h"
+#include "util/jsonout.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void validate_usage(FILE *f)
+{
+    fprintf(f,
+            "Usage: mgsim validate --config CFG --timings T.json [--json] [-o FILE]\n"
+            "                      [--json-file FILE] [--plot OUT.png|OUT.svg] [-j N]\n"
+            "                      [--regs estimate|compiler] [--sample off|auto|N]\n"
+            "\n"
+            "Regenerates every kernel timed ok in T.json (written by `mgprobe time`;\n"
+            "the schedule words are in it) and simulates it on CFG, then reports per\n"
+            "kernel the measured median and the prediction, and per search-space group\n"
+            "(the operator and its shape) and overall: MAPE, aggregate error (sum\n"
+            "predicted / sum measured - 1), Pearson r (of times and of log times),\n"
+            "Spearman rho, Kendall tau-b, the measurement's own tau (even vs odd\n"
+            "repetitions: the ceiling), top-1 regret (measured time of the model's pick\n"
+            "/ measured best - 1) and top-5 recall.  Measurements faster than the\n"
+            "model's roofline bound are flagged; kernels not timed ok are listed with\n"
+            "their reason.  The generator's register estimate is compared with the\n"
+            "compiler's count where the timings have it (NVIDIA: -cl-nv-verbose).\n"
+            "\n"
+            "  --json            the report as JSON (schema mgsim-validate/1)\n"
+            "  -o FILE           write the report to FILE (atomically), not stdout\n"
+            "  --json-file FILE  also write the JSON report to FILE\n"
+            "  --plot OUT        a log-log scatter, predicted vs measured, with y = x\n"
+            "                    (gnuplot; the same as `mgsim plot validate` on the JSON)\n"
+            "  -j N              simulate N kernels at once (threads; same output)\n"
+            "  --regs compiler   simulate with the compiler's register count where the\n"
+            "                    timings have one (default: the generator's estimate)\n"
+            "  --sample MODE     off (default: every work group, exact), auto, or N waves\n"
+            "\n"
+            "Exit status: 0, or 2 for bad input (unreadable files, a wrong schema,\n"
+            "schedule words the generator rejects).\n"
+            "\n"
+            "Example:\n"
+            "  mgsim validate --config configs/devices/nvidia-h100.json \\\n"
+            "      --timings configs/measured/h100/timings.json -j 2 --plot validate.png\n");
+}
+
+/* Render the scatter from the JSON report j into out. */
+static int plot(const cJSON *j, const char *out, mg_diag *d)
+{
+    char *gnuplot = mg_plot_find_gnuplot(), *scripts = mg_plot_find_scripts("validate.gp");
+    mg_plot_job job;
+    int rc = -1;
+    char path[4200] = "";
+    memset(&job, 0, sizeof job);
+    if (!gnuplot) {
+        mg_diag_error(d, "--plot: gnuplot not found on PATH (Debian: apt-get install "
+                      "gnuplot-nox); the JSON report has the data");
+        goto done;
+    }
+    if (!scripts) {
+        mg_diag_error(d, "--plot: cannot find the gnuplot script validate.gp (looked in "
+                      "$MGSIM_PLOTS, BINDIR/../share/mgsim/plots and BINDIR/../plots)");
+        goto done;
+    }
+    if (mg_plot_job_init(&job, NULL, d)) goto done;
+    snprintf(path, sizeof path, "%s/validate.json", job.dir);
+    char *in[1] = {path};
+    if (mg_json_save(path, j, d) || mg_plot_prepare_validate(&job, 1, in, d) ||
+        mg_plot_job_finish(&job, d) ||
+        mg_plot_render(&job, gnuplot, scripts, "validate.gp", out, d))
+        goto done;
+    rc = 0;
+done:
+    if (path[0]) remove(path);
+    if (job.dir[0]) mg_plot_job_free(&job);
+    free(gnuplot);
+    free(scripts);
+    return rc;
+}
+
+static int parse_sample(const char *s, int *out)
+{
+    if (!strcmp(s, "off")) *out = MG_SAMPLE_OFF;
+    else if (!strcmp(s, "auto")) *out = MG_SAMPLE_AUTO;
+    else {
+        char *e;
+        long v = strtol(s, &e, 10);
+        if (*e || v < 1 || v > 1000000) return -1;
+        *out = (int)v;
+    }
+    return 0;
+}
+
+int mg_cmd_validate(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"config", required_argument, NULL, 'c'},    {"timings", required_argument, NULL, 't'},
+        {"json", no_argument, NULL, 'J'},            {"output", required_argument, NULL, 'o'},
+        {"json-file", required_argument, NULL, 'F'}, {"plot", required_argument, NULL, 'p'},
+        {"jobs", required_argument, NULL, 'j'},      {"regs", required_argument, NULL, 'r'},
+        {"sample", required_argument, NULL, 's'},    {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *cfg = NULL, *timings = NULL, *out = "-", *jfile = NULL, *png = NULL;
+    int json = 0;
+    mg_validate_opts vo = {MG_VREGS_ESTIMATE, MG_SAMPLE_OFF, 1, 0};
+    opterr = 0;
+    optind = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "c:t:o:j:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'c': cfg = optarg; break;
+        case 't': timings = optarg; break;
+        case 'J': json = 1; break;
+        case 'o': out = optarg; break;
+        case 'F': jfile = optarg; break;
+        case 'p': png = optarg; break;
+        case 'j': {
+            char *e;
+            long v = strtol(optarg, &e, 10);
+            if (*e || v < 1 || v > 256)
+                return mg_cli_usage_error("validate", "-j: expected 1..256, got '%s'", optarg);
+            vo.jobs = (int)v;
+            break;
+        }
+        case 'r':
+            if (!strcmp(optarg, "estimate")) vo.regs = MG_VREGS_ESTIMATE;
+            else if (!strcmp(optarg, "compiler")) vo.regs = MG_VREGS_COMPILER;
+            else return mg_cli_usage_error("validate", "--regs: expected estimate or "
+                                           "compiler, got '%s'", optarg);
+            break;
+        case 's':
+            if (parse_sample(optarg, &vo.sample))
+                return mg_cli_usage_error("validate", "--sample: expected off, auto or a "
+                                          "number of waves, got '%s'", optarg);
+            break;
+        case 'h': validate_usage(stdout); return MG_EXIT_OK;
+        default:
+            return mg_cli_usage_error("validate", "unknown or incomplete option '%s'",
+                                      argv[optind - 1]);
+        }
+    }
+    if (!cfg) return mg_cli_usage_error("validate", "--config CFG is required");
+    if (!timings) return mg_cli_usage_error("validate", "--timings T.json is required");
+    if (optind < argc)
+        return mg_cli_usage_error("validate", "unexpected argument '%s'", argv[optind]);
+    if (png && !mg_plot_term(png))
+        return mg_cli_usage_error("validate", "--plot %s: unknown image type (use .png or "
+                                  ".svg)", png);
+    mg_diag d;
+    mg_diag_init(&d);
+    int rc = MG_EXIT_BAD;
+    mg_validation v;
+    memset(&v, 0, sizeof v);
+    cJSON *j = NULL;
+    mg_device *dev = malloc(sizeof *dev);
+    if (!dev || mg_device_load(cfg, 0, dev, &d)) goto done;
+    if (mg_validate_run(dev, cfg, timings, &vo, &v, &d)) goto done;
+    j = mg_validate_to_json(&v);
+    if (!j) {
+        mg_diag_error(&d, "out of memory");
+        goto done;
+    }
+    if (jfile && mg_json_save(jfile, j, &d)) goto done;
+    if (png && plot(j, png, &d)) goto done;
+    mg_afile af;
+    FILE *f = mg_afile_open(&af, out);
+    if (!f) {
+        mg_diag_error(&d, "%s: cannot write: %s", out, strerror(errno));
+        goto done;
+    }
+    if (json) mg_json_write(f, j);
+    else mg_validate_print_text(f, &v);
+    if (mg_afile_commit(&af)) {
+        mg_diag_error(&d, "%s: write failed: %s", out, strerror(errno));
+        goto done;
+    }
+    rc = MG_EXIT_OK;
+done:
+    if (mg_diag_failed(&d)) mg_diag_print(&d, stderr, "mgsim");
+    mg_diag_free(&d);
+    cJSON_Delete(j);
+    mg_validate_free(&v);
+    free(dev);
+    return rc;
+}

@@ -1,0 +1,387 @@
+/*
+ * cmd_whatif.c - `mgsim whatif`: sweep a search space on the base device
+ * config and on every variant of the cartesian product of --vary KEY=...
+ * (config/variant.h), with the pruning rules re-evaluated on each, and
+ * report per variant the best kernel, its time, whether the choice changed
+ * from the base config, and the pruning reduction.
+ */
+#include "cli/cli.h"
+#include "cli/sweep_opts.h"
+#include "config/variant.h"
+#include "util/afile.h"
+#include "util/jsonout.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_VARY     8
+#define MAX_VARIANTS 1024
+
+static void whatif_usage(FILE *f)
+{
+    fprintf(f,
+            "Usage: mgsim whatif --config CFG --space SPACE [--rules RULES] --vary KEY=v1,v2,...\n"
+            "                    [--vary ...] [--pruned-only] [-j N] [--sample auto|off|N]\n"
+            "                    [--json] [-o FILE] [--no-progress]\n"
+            "\n"
+            "Sweeps SPACE on CFG and on each variant of CFG (the cartesian product of\n"
+            "the --vary lists; at most %d keys and %d variants), re-evaluating the\n"
+            "RULES on each, and reports per variant: the best kernel and its time,\n"
+            "whether the best changed from CFG's, the best kept kernel, the regret and\n"
+            "the pruning reduction.  KEY is a config key (`mgsim config keys`); a value\n"
+            "is written as in a config file (35136, 512B, 2KiB, 700MHz, lru) or as a\n"
+            "multiplier of CFG's value (x0.5, x2).  A fully associative cache stays\n"
+            "fully associative when only its size varies.  --pruned-only simulates only\n"
+            "the kept candidates of each variant (the best is then the best kept).\n"
+            "-o writes the report to FILE atomically; --json prints it as JSON.\n"
+            "\n"
+            "Example:\n"
+            "  mgsim whatif --config configs/devices/adreno640.json \\\n"
+            "      --space configs/spaces/softmax-128xN.json --rules configs/rules/romou.json \\\n"
+            "      --vary registers.pool_regs_per_sp=x0.5,x1,x2 \\\n"
+            "      --vary tex_l1.size=512B,1KiB,2KiB,4KiB\n", MAX_VARY, MAX_VARIANTS);
+}
+
+typedef struct variant {
+    int  choice[MAX_VARY];
+    char resolved[MAX_VARY][48];
+    int  same_as;                 /* -1: simulated; -2: the base; else an earlier variant */
+    char hash[24];
+    mg_sweep_sum *sum;            /* owned unless shared (same_as != -1) */
+} variant;
+
+typedef struct report {
+    const mg_sweep_inputs *in;
+    const mg_sweep_args *a;
+    int nvary;
+    mg_vary vary[MAX_VARY];
+    mg_sweep_sum *base;
+    int n;
+    variant *v;
+} report;
+
+static const mg_sweep_best *choice_of(const mg_sweep_sum *s) { return &s->best; }
+
+static int changed(const mg_sweep_best *a, const mg_sweep_best *b)
+{
+    return a->valid != b->valid || (a->valid && a->index != b->index);
+}
+
+/* ---- text ----------------------------------------------------------------- */
+
+static void cell_best(char *buf, size_t len, const mg_sweep_best *b)
+{
+    if (b->valid) snprintf(buf, len, "#%" PRIu64, b->index);
+    else snprintf(buf, len, "none");
+}
+
+/* "x0.5 (35136)", or "2KiB" when the value is written as the config holds it. */
+static void cell_value(char *buf, size_t len, const report *r, int i, int k)
+{
+    const char *val = r->vary[k].val[r->v[i].choice[k]], *res = r->v[i].resolved[k];
+    if (!strcmp(val, res)) snprintf(buf, len, "%s", val);
+    else snprintf(buf, len, "%s (%s)", val, res);
+}
+
+static void print_text(const report *r, FILE *f)
+{
+    const mg_sweep_sum *b = r->base;
+    int kept_cols = b->has_rules && !b->id.pruned_only;
+    char smp[32], cell[64];
+    fprintf(f, "whatif      %s on %s (variants of it), rules %s, sampling %s, %s\n", b->id.space,
+            b->id.config, b->has_rules ? b->id.rules : "none",
+            mg_sweep_sample_str(b->id.sample, smp, sizeof smp),
+            b->id.pruned_only ? "kept candidates simulated" : "every candidate simulated");
+    int w[MAX_VARY];
+    for (int k = 0; k < r->nvary; k++) {
+        w[k] = (int)strlen(r->vary[k].key);
+        for (int i = 0; i < r->n; i++) {
+            cell_value(cell, sizeof cell, r, i, k);
+            int l = (int)strlen(cell);
+            if (l > w[k]) w[k] = l;
+        }
+    }
+    fputc('\n', f);
+    for (int k = 0; k < r->nvary; k++) fprintf(f, "%-*s  ", w[k], r->vary[k].key);
+    fprintf(f, "%-8s %10s %9s  %-7s", b->id.pruned_only ? "best(k)" : "best", "time_us",
+            "GFLOPS", "changed");
+    if (kept_cols) fprintf(f, "  %-9s %10s %8s", "best_kept", "kept_us", "regret%");
+    if (b->has_rules) fprintf(f, " %13s %10s", "kept", "reduction%");
+    fputc('\n', f);
+    for (int i = -1; i < r->n; i++) {
+        const mg_sweep_sum *s = i < 0 ? b : r->v[i].sum;
+        for (int k = 0; k < r->nvary; k++) {
+            if (i < 0) snprintf(cell, sizeof cell, "base");
+            else cell_value(cell, sizeof cell, r, i, k);
+            fprintf(f, "%-*s  ", w[k], i < 0 && k ? "" : cell);
+        }
+        const mg_sweep_best *c = choice_of(s);
+        cell_best(cell, sizeof cell, c);
+        fprintf(f, "%-8s %10.3f %9.2f  %-7s", cell, c->valid ? c->seconds * 1e6 : NAN,
+                c->valid ? c->gflops : NAN,
+                i < 0 ? "-" : changed(c, choice_of(b)) ? "yes" : "no");
+        if (kept_cols) {
+            cell_best(cell, sizeof cell, &s->best_kept);
+            double rg = mg_sweep_regret(s);
+            fprintf(f, "  %-9s %10.3f %8.2f", cell,
+                    s->best_kept.valid ? s->best_kept.seconds * 1e6 : NAN, 100.0 * rg);
+        }
+        if (b->has_rules) {
+            snprintf(cell, sizeof cell, "%" PRIu64 "/%" PRIu64, s->kept, s->id.size);
+            fprintf(f, " %13s %10.2f", cell,
+                    s->id.size ? 100.0 * (double)(s->id.size - s->kept) / (double)s->id.size : 0);
+        }
+        fputc('\n', f);
+    }
+    /* the schedules of every best named above, once each, by index */
+    fprintf(f, "\nschedules\n");
+    uint64_t seen[2 * MAX_VARIANTS + 2];
+    int nseen = 0;
+    for (int i = -1; i < r->n; i++) {
+        const mg_sweep_sum *s = i < 0 ? b : r->v[i].sum;
+        const mg_sweep_best *bb[2] = {choice_of(s), kept_cols ? &s->best_kept : NULL};
+        for (int q = 0; q < 2; q++) {
+            if (!bb[q] || !bb[q]->valid) continue;
+            int dup = 0;
+            for (int z = 0; z < nseen && !dup; z++) dup = seen[z] == bb[q]->index;
+            if (dup) continue;
+            seen[nseen++] = bb[q]->index;
+            fprintf(f, "#%-8" PRIu64 " %s\n", bb[q]->index, bb[q]->schedule);
+        }
+    }
+}
+
+/* ---- JSON ----------------------------------------------------------------- */
+
+static cJSON *sum_json(const mg_sweep_sum *s)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "size", (double)s->id.size);
+    cJSON_AddNumberToObject(o, "simulated", (double)(s->done - s->failed));
+    cJSON_AddNumberToObject(o, "rejected", (double)s->failed);
+    if (s->has_rules) {
+        cJSON_AddNumberToObject(o, "kept", (double)s->kept);
+        cJSON_AddNumberToObject(o, "reduction_pct", s->id.size ? 100.0 * (double)(s->id.size -
+                                s->kept) / (double)s->id.size : 0);
+    }
+    cJSON_AddItemToObject(o, "best", mg_sweep_best_json(&s->best));
+    if (s->has_rules) cJSON_AddItemToObject(o, "best_kept", mg_sweep_best_json(&s->best_kept));
+    double rg = mg_sweep_regret(s);
+    if (isnan(rg)) cJSON_AddNullToObject(o, "regret");
+    else cJSON_AddNumberToObject(o, "regret", rg);
+    return o;
+}
+
+static cJSON *report_json(const report *r)
+{
+    const mg_sweep_sum *b = r->base;
+    char smp[32];
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "schema", "mgsim-whatif/1");
+    cJSON_AddStringToObject(j, "config", b->id.config);
+    cJSON_AddStringToObject(j, "space", b->id.space);
+    if (b->has_rules) cJSON_AddStringToObject(j, "rules", b->id.rules);
+    else cJSON_AddNullToObject(j, "rules");
+    cJSON_AddStringToObject(j, "sample", mg_sweep_sample_str(b->id.sample, smp, sizeof smp));
+    cJSON_AddBoolToObject(j, "pruned_only", b->id.pruned_only);
+    cJSON *va = cJSON_AddArrayToObject(j, "vary");
+    for (int k = 0; k < r->nvary; k++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "key", r->vary[k].key);
+        cJSON *vals = cJSON_AddArrayToObject(o, "values");
+        for (int q = 0; q < r->vary[k].nvals; q++)
+            cJSON_AddItemToArray(vals, cJSON_CreateString(r->vary[k].val[q]));
+        cJSON_AddItemToArray(va, o);
+    }
+    cJSON_AddItemToObject(j, "base", sum_json(b));
+    cJSON *arr = cJSON_AddArrayToObject(j, "variants");
+    for (int i = 0; i < r->n; i++) {
+        const variant *v = &r->v[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON *vals = cJSON_AddArrayToObject(o, "values");
+        for (int k = 0; k < r->nvary; k++) {
+            cJSON *e = cJSON_CreateObject();
+            cJSON_AddStringToObject(e, "key", r->vary[k].key);
+            cJSON_AddStringToObject(e, "value", r->vary[k].val[v->choice[k]]);
+            cJSON_AddStringToObject(e, "resolved", v->resolved[k]);
+            cJSON_AddItemToArray(vals, e);
+        }
+        cJSON_AddBoolToObject(o, "same_as_base", v->same_as == -2);
+        cJSON_AddBoolToObject(o, "changed", changed(choice_of(v->sum), choice_of(b)));
+        if (b->has_rules && !b->id.pruned_only)
+            cJSON_AddBoolToObject(o, "kept_changed", changed(&v->sum->best_kept, &b->best_kept));
+        cJSON *s = sum_json(v->sum);
+        for (cJSON *c = s->child; c;) {
+            cJSON *next = c->next;
+            cJSON_AddItemToObject(o, c->string, cJSON_DetachItemViaPointer(s, c));
+            c = next;
+        }
+        cJSON_Delete(s);
+        cJSON_AddItemToArray(arr, o);
+    }
+    return j;
+}
+
+/* ---- running ---------------------------------------------------------------- */
+
+/* Sweep one device; label for the progress line.  Returns 0, 1 when
+ * stopped, -1 on error. */
+static int sweep_dev(const report *r, const mg_device *dev, const char *hash, const char *label,
+                     mg_sweep_sum *sum, mg_diag *d)
+{
+    mg_sweep_cfg cfg;
+    mg_sweep_cfg_init(&cfg, r->in, r->a);
+    cfg.dev = dev;
+    snprintf(cfg.id.config_hash, sizeof cfg.id.config_hash, "%s", hash);
+    cfg.label = label;
+    if (mg_sweep_run(&cfg, sum, d)) return -1;
+    return sum->interrupted ? 1 : 0;
+}
+
+/* Make every variant (checking them all before anything runs), then sweep
+ * the base and each variant unlike the base and the ones before it. */
+static int run_all(report *r, mg_diag *d)
+{
+    const mg_sweep_inputs *in = r->in;
+    mg_device *dev = malloc(sizeof *dev);
+    if (!dev) return -1;
+    int rc = 0;
+    for (int i = 0; i < r->n && !rc; i++) {
+        variant *v = &r->v[i];
+        if (mg_device_variant(in->doc, r->a->cfg, in->dev, r->nvary, r->vary, v->choice, dev,
+                              v->resolved, d)) {
+            rc = -1;
+            break;
+        }
+        mg_sweep_hash_device(dev, v->hash);
+        v->same_as = -1;
+        if (!strcmp(v->hash, in->id.config_hash)) v->same_as = -2;
+        for (int q = 0; q < i && v->same_as == -1; q++)
+            if (!strcmp(r->v[q].hash, v->hash)) v->same_as = q;
+    }
+    if (!rc) rc = sweep_dev(r, in->dev, in->id.config_hash, "base", r->base, d);
+    for (int i = 0; i < r->n && !rc; i++) {
+        variant *v = &r->v[i];
+        if (v->same_as != -1) {
+            v->sum = v->same_as == -2 ? r->base : r->v[v->same_as].sum;
+            continue;
+        }
+        char res[MAX_VARY][48];
+        if (mg_device_variant(in->doc, r->a->cfg, in->dev, r->nvary, r->vary, v->choice, dev,
+                              res, d)) {
+            rc = -1;
+            break;
+        }
+        v->sum = calloc(1, sizeof *v->sum);
+        char label[64];
+        snprintf(label, sizeof label, "variant %d/%d", i + 1, r->n);
+        rc = v->sum ? sweep_dev(r, dev, v->hash, label, v->sum, d) : -1;
+    }
+    free(dev);
+    return rc;
+}
+
+int mg_cmd_whatif(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"config", required_argument, NULL, 'c'},   {"space", required_argument, NULL, 's'},
+        {"rules", required_argument, NULL, 'r'},    {"pruned-only", no_argument, NULL, 'P'},
+        {"jobs", required_argument, NULL, 'j'},     {"sample", required_argument, NULL, 'S'},
+        {"vary", required_argument, NULL, 'V'},     {"output", required_argument, NULL, 'o'},
+        {"json", no_argument, NULL, 'J'},           {"no-progress", no_argument, NULL, 'N'},
+        {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
+    };
+    mg_sweep_args a;
+    mg_sweep_args_init(&a);
+    const char *outp = "-", *vary[MAX_VARY];
+    int json = 0, nvary = 0;
+    opterr = 0;
+    optind = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "j:o:h", opts, NULL)) != -1) {
+        if (c == 'o') outp = optarg;
+        else if (c == 'J') json = 1;
+        else if (c == 'h') { whatif_usage(stdout); return MG_EXIT_OK; }
+        else if (c == 'V') {
+            if (nvary == MAX_VARY)
+                return mg_cli_usage_error("whatif", "at most %d --vary options", MAX_VARY);
+            vary[nvary++] = optarg;
+        } else if (mg_sweep_args_opt(&a, "whatif", c, optarg, argv[optind - 1])) {
+            return MG_EXIT_BAD;
+        }
+    }
+    if (optind < argc)
+        return mg_cli_usage_error("whatif", "unexpected operand '%s'", argv[optind]);
+    if (!a.cfg || !a.space || !nvary)
+        return mg_cli_usage_error("whatif", "--config, --space and --vary are required");
+    if (a.pruned_only && !a.rules)
+        return mg_cli_usage_error("whatif", "--pruned-only needs --rules");
+
+    mg_diag d;
+    mg_diag_init(&d);
+    mg_sweep_inputs in;
+    memset(&in, 0, sizeof in);
+    report r;
+    memset(&r, 0, sizeof r);
+    r.in = &in;
+    r.a = &a;
+    r.nvary = nvary;
+    r.n = 1;
+    int rc = MG_EXIT_BAD;
+    for (int k = 0; k < nvary; k++) {
+        if (mg_vary_parse(vary[k], &r.vary[k], &d)) goto out;
+        r.n *= r.vary[k].nvals;
+        if (r.n > MAX_VARIANTS) {
+            mg_diag_error(&d, "--vary: more than %d variants", MAX_VARIANTS);
+            goto out;
+        }
+    }
+    r.base = calloc(1, sizeof *r.base);
+    r.v = calloc((size_t)r.n, sizeof *r.v);
+    if (!r.base || !r.v || mg_sweep_inputs_load(&in, &a, &d)) goto out;
+    for (int i = 0; i < r.n; i++)                 /* odometer: the last --vary fastest */
+        for (int k = nvary - 1, q = i; k >= 0; k--) {
+            r.v[i].choice[k] = q % r.vary[k].nvals;
+            q /= r.vary[k].nvals;
+        }
+    mg_cli_catch_stop();
+    int run = run_all(&r, &d);
+    mg_cli_release_stop();
+    if (run < 0) goto out;
+    if (run > 0) {
+        fprintf(stderr, "mgsim: whatif: interrupted (nothing written)\n");
+        rc = MG_EXIT_INTERRUPTED;
+        goto out;
+    }
+    mg_afile af;
+    FILE *f = mg_afile_open(&af, outp);
+    if (!f) {
+        mg_diag_error(&d, "%s: cannot write: %s", outp, strerror(errno));
+        goto out;
+    }
+    if (json) {
+        cJSON *j = report_json(&r);
+        mg_json_write(f, j);
+        cJSON_Delete(j);
+    } else {
+        print_text(&r, f);
+    }
+    if (mg_afile_commit(&af)) {
+        mg_diag_error(&d, "%s: write failed", outp);
+        goto out;
+    }
+    rc = MG_EXIT_OK;
+out:
+    if (rc == MG_EXIT_BAD) mg_diag_print(&d, stderr, "mgsim");
+    mg_diag_free(&d);
+    for (int i = 0; r.v && i < r.n; i++)
+        if (r.v[i].same_as == -1) free(r.v[i].sum);
+    free(r.v);
+    free(r.base);
+    mg_sweep_inputs_free(&in);
+    return rc;
+}

@@ -1,0 +1,54 @@
+/*
+ * sweep_opts.h - what `mgsim sweep` and `mgsim whatif` share: their common
+ * options, loading the config, space and rules they name, and stopping
+ * cleanly on Ctrl-C (internal to the CLI).
+ */
+#ifndef MG_SWEEP_OPTS_H
+#define MG_SWEEP_OPTS_H
+
+#include <cjson/cJSON.h>
+
+#include "search/mg_sweep.h"
+
+/* Exit status of a sweep stopped by SIGINT/SIGTERM (128 + SIGINT, as a shell). */
+#define MG_EXIT_INTERRUPTED 130
+
+typedef struct mg_sweep_args {
+    const char *cfg, *space, *rules;
+    int pruned_only, threads, sample, progress;
+} mg_sweep_args;
+
+/* Defaults: threads = online CPUs, sample auto, progress when stderr is a
+ * terminal. */
+void mg_sweep_args_init(mg_sweep_args *a);
+
+/* Handle one shared option: 'c' --config, 's' --space, 'r' --rules,
+ * 'P' --pruned-only, 'j' -j/--jobs, 'S' --sample, 'N' --no-progress; any
+ * other c is an unknown option (`word` names it).  Returns 0, or 2 after
+ * printing a usage error for cmd. */
+int mg_sweep_args_opt(mg_sweep_args *a, const char *cmd, int c, const char *arg,
+                      const char *word);
+
+typedef struct mg_sweep_inputs {
+    cJSON     *doc;            /* the config file as parsed */
+    mg_device *dev;            /* loaded from doc */
+    mg_space  *sp;
+    mg_rules  *rules;          /* NULL without --rules */
+    mg_sweep_ident id;
+} mg_sweep_inputs;
+
+/* Load and hash what a names.  Returns 0, or -1 with every problem in d;
+ * free with mg_sweep_inputs_free either way. */
+int  mg_sweep_inputs_load(mg_sweep_inputs *in, const mg_sweep_args *a, mg_diag *d);
+void mg_sweep_inputs_free(mg_sweep_inputs *in);
+
+/* A sweep of in's device with a's options (no results file). */
+void mg_sweep_cfg_init(mg_sweep_cfg *cfg, const mg_sweep_inputs *in, const mg_sweep_args *a);
+
+/* SIGINT and SIGTERM set the flag mg_sweep_cfg.stop points to (another
+ * one, a second or more later, kills at once); release restores the
+ * default handlers. */
+void mg_cli_catch_stop(void);
+void mg_cli_release_stop(void);
+
+#endif

@@ -1,0 +1,41 @@
+/*
+ * texlayout.c - see texlayout.h.
+ */
+#include "model/texlayout.h"
+
+#define LINE_X_MASK ((UINT64_C(1) << 28) - 1)
+#define LINE_Y_MASK ((UINT64_C(1) << 28) - 1)
+
+void mg_texlayout_init(mg_texlayout *m, const mg_device *dev, uint32_t texel_bytes,
+                       uint32_t obj)
+{
+    int64_t tb = texel_bytes ? (int64_t)texel_bytes : 1;
+    m->tw = dev->tile_w_texels * dev->tile_texel_bytes / tb;
+    if (m->tw < 1) m->tw = 1;
+    m->th = dev->tile_h_texels > 0 ? dev->tile_h_texels : 1;
+    m->per = dev->tex_l1.line > 0 ? (uint64_t)(dev->l2.line / dev->tex_l1.line) : 1;
+    if (m->per < 1) m->per = 1;
+    m->img = (uint64_t)(obj + 1) << 56;
+    m->bx = m->by = 1;
+    if (dev->img_block_w_texels > 0 && dev->img_block_h_texels > 0) {
+        /* the block's width in this image's texels, over an L2 line's */
+        int64_t bw = dev->img_block_w_texels * dev->tile_texel_bytes / tb;
+        int64_t lw = m->tw * (int64_t)m->per;
+        if (bw > lw) m->bx = (uint64_t)(bw / lw);
+        if (dev->img_block_h_texels > m->th) m->by = (uint64_t)(dev->img_block_h_texels / m->th);
+        while (m->bx * m->by > MG_TEXLAYOUT_MAX_LINES) {      /* the rules forbid it */
+            if (m->by > 1) m->by /= 2;
+            else m->bx /= 2;
+        }
+    }
+}
+
+uint32_t mg_texlayout_block_lines(const mg_texlayout *m, uint64_t l2, uint64_t *out)
+{
+    uint64_t lx = l2 & LINE_X_MASK, ly = (l2 >> 28) & LINE_Y_MASK;
+    uint64_t x0 = lx / m->bx * m->bx, y0 = ly / m->by * m->by;
+    uint32_t n = 0;
+    for (uint64_t y = y0; y < y0 + m->by; y++)
+        for (uint64_t x = x0; x < x0 + m->bx; x++) out[n++] = m->img | (y << 28) | x;
+    return n;
+}

@@ -1,0 +1,177 @@
+/*
+ * vp_bw.c - the virtual bandwidth aspects (bw_buffer, bw_image, bw_local,
+ * bw_constant, dram) and rstride2d: mgprobe's launches (mg_pplan_bw)
+ * through the model.
+ *
+ * Footprints double from 4 KiB (local, constant: 1 KiB) to 4 x the first
+ * cache level the cache aspects found (at least 64 KiB; without them 4 x
+ * the reported global cache; local and constant: their limits).  The
+ * launch is the probe's (2 x compute units x the largest group, in groups
+ * of up to 256) in a whole number of groups per compute unit (per-core
+ * pipes: 8 groups on 5 cores deliver 5/8 x 8/10 = 80 %, as Mali-G76 showed),
+ * with at least 4 loads per reader per pass instead of 64
+ * (64 keeps a compiler from holding the loads in registers; the model
+ * holds nothing) and 8 local-memory groups per compute unit instead of 32:
+ * both only make the point cheaper to simulate.  GB/s = the bytes of the
+ * passes from 2 to 4 (then 4 to 8 when the rate changed by 0.2 % or
+ * more: the first pass overlaps the second as warps get ahead) / their
+ * simulated time.
+ *
+ * dram: the probe's two unrolls, but one pass each over F and 2F (F half
+ * the largest power of two up to 4 x the L2): GB/s = F / (time(2F) -
+ * time(F)).  Repeated passes would not do: the model's warps drift apart,
+ * so a warp re-reads its chunks while most of the others have not evicted
+ * them, and the L2 serves passes after the first even at 4 x its size
+ * (Mali-G76: 13.75 GB/s "DRAM" against 11 configured); a first pass
+ * misses everything.
+ */
+#include "vprobe/vp.h"
+#include "analysis/knee.h"
+#include "analysis/pconclude.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#define MIN_LOADS    4
+#define LOCAL_GROUPS 8
+#define MAXP         40
+
+/* The largest footprint of the sweeps: 4 x the L2, at least 1 MiB. */
+static double big(const mg_vp *v)
+{
+    double b = 4.0 * (double)v->pd.cache_size;
+    return b < 1 << 20 ? 1 << 20 : b;
+}
+
+/* One bandwidth point: GB/s of footprint fp (NAN when it did not run);
+ * -1 in *stop when the aspect must stop. */
+static double bw_point(mg_vp *v, int mem, int64_t fp, const char *extra, cJSON *pts, double x,
+                       int *stop)
+{
+    char fmt[300];
+    double mult;
+    *stop = 0;
+    if (mg_pplan_bw(&v->pd, mem, fp, MIN_LOADS, LOCAL_GROUPS, 1, extra, fmt, sizeof fmt, &mult))
+        return NAN;
+    mg_vp_point p;
+    if (mg_vp_measure_steady(v, fmt, 2, 4, 8, &p)) {
+        *stop = 1;
+        return NAN;
+    }
+    double y = p.ok ? mult * (double)(p.b - p.a) / ((p.t_b - p.t_a) * 1e9) : NAN;
+    mg_vp_point_add(pts, x, y, &p);
+    if (!p.ok) mg_ares_note(&v->r, "footprint %lld: %s", (long long)fp, p.msg);
+    return y;
+}
+
+static void bw_sweep(mg_vp *v, int mem)
+{
+    int64_t lo;
+    double hi, l1 = 0;
+    mg_pplan_bw_range(&v->pd, mem, big(v), &lo, &hi);
+    /* past 4 x the first cache level the peak is behind us: stop there
+     * (the probe goes on to 256 MiB; the model would take minutes) */
+    if (mem == MG_PMEM_BUFFER) mg_vp_earlier(v, "cache_buffer", "l1_size", &l1);
+    if (mem == MG_PMEM_IMAGE) mg_vp_earlier(v, "cache_image", "l1_size", &l1);
+    if (l1 > 0) hi = fmin(hi, fmax(65536, 4 * l1));
+    cJSON *pts = mg_ares_series(&v->r, "footprint_sweep", "footprint_bytes", "gbytes_per_s");
+    double xs[MAXP], ys[MAXP];
+    int k = 0, stop;
+    for (int64_t fp = lo; (double)fp <= hi && k < MAXP; fp *= 2) {
+        double y = bw_point(v, mem, fp, "", pts, (double)fp, &stop);
+        if (stop) return;
+        if (!isfinite(y)) continue;
+        xs[k] = (double)fp;
+        ys[k++] = y;
+    }
+    if (k == 0) {
+        mg_vp_fail(v, "no footprint ran (see the curve)");
+        return;
+    }
+    mg_pc_bw(&v->r, xs, ys, NULL, k);
+}
+
+void mg_vp_bw_buffer(mg_vp *v) { bw_sweep(v, MG_PMEM_BUFFER); }
+void mg_vp_bw_image(mg_vp *v) { bw_sweep(v, MG_PMEM_IMAGE); }
+void mg_vp_bw_local(mg_vp *v) { bw_sweep(v, MG_PMEM_LOCAL); }
+void mg_vp_bw_constant(mg_vp *v) { bw_sweep(v, MG_PMEM_CONSTANT); }
+
+/* One cold pass over fp and 2 fp with `extra`: GB/s, NAN when either
+ * failed; *stop on a bad schedule. */
+static double dram_point(mg_vp *v, int64_t fp, const char *extra, cJSON *pts, double x, int *stop)
+{
+    char f1[300], f2[300];
+    double m1, m2;
+    *stop = 0;
+    if (mg_pplan_bw(&v->pd, MG_PMEM_BUFFER, fp, MIN_LOADS, LOCAL_GROUPS, 0, extra, f1,
+                    sizeof f1, &m1) ||
+        mg_pplan_bw(&v->pd, MG_PMEM_BUFFER, 2 * fp, MIN_LOADS, LOCAL_GROUPS, 0, extra, f2,
+                    sizeof f2, &m2))
+        return NAN;
+    mg_vp_point p, q;
+    if (mg_vp_measure_once(v, f1, 1, &p) < 0 || mg_vp_measure_once(v, f2, 1, &q) < 0) {
+        *stop = 1;
+        return NAN;
+    }
+    mg_vp_point r = q;
+    r.t_a = p.t_b;
+    r.ok = p.ok && q.ok && q.t_b > p.t_b;
+    if (!r.ok && !r.msg[0]) snprintf(r.msg, sizeof r.msg, "%s", p.ok ? q.msg : p.msg);
+    double y = r.ok ? (m2 - m1) / ((q.t_b - p.t_b) * 1e9) : NAN;
+    cJSON *o = mg_vp_point_add(pts, x, y, &r);
+    cJSON_ReplaceItemInObjectCaseSensitive(o, "loop_counts", cJSON_CreateIntArray(
+        (const int[]){1, 1}, 2));
+    cJSON_AddItemToObject(o, "footprints", cJSON_CreateIntArray(
+        (const int[]){(int)(fp >> 10), (int)(fp >> 9)}, 2));
+    return y;
+}
+
+void mg_vp_dram(mg_vp *v)
+{
+    int64_t fp = mg_pplan_pow2_floor(big(v)) / 2;
+    static const char *const variants[] = {"vec=4 unroll=1", "vec=4 unroll=8"};
+    cJSON *pts = mg_ares_series(&v->r, "variants", "unroll", "gbytes_per_s");
+    double best = 0;
+    int stop;
+    for (int i = 0; i < 2; i++) {
+        double y = dram_point(v, fp, variants[i], pts, i ? 8 : 1, &stop);
+        if (stop) return;
+        if (isfinite(y) && y > best) best = y;
+    }
+    if (best <= 0) {
+        mg_vp_fail(v, "no variant ran (see the curve)");
+        return;
+    }
+    mg_ares_conclude(&v->r, "dram_gbps", best, "GB/s", 0.9, "best of two unrolls: one cold "
+                     "pass over F and over 2F, F = half the largest power of two up to 4 x the "
+                     "reported global cache; GB/s = F / the time difference");
+    mg_ares_note(&v->r, "footprints %lld and %lld bytes (the reported global cache is %llu "
+                 "bytes); loop_counts [1, 1], footprints in KiB", (long long)fp,
+                 (long long)(2 * fp), (unsigned long long)v->pd.cache_size);
+}
+
+void mg_vp_rstride2d(mg_vp *v)
+{
+    cJSON *pts = mg_ares_series(&v->r, "runs", "seed", "ns_per_load");
+    double lat[16];
+    int k = 0;
+    for (int seed = 1; seed <= 16; seed++) {
+        char fmt[256];
+        snprintf(fmt, sizeof fmt, "rstride2d W=1024 H=1024 strides=1,2,3,4 seed=%d iters=%%lld",
+                 seed);
+        mg_vp_point p;
+        if (mg_vp_measure(v, fmt, 4096, 8192, &p)) return;
+        mg_vp_point_add(pts, seed, p.ns, &p);
+        if (p.ok) lat[k++] = p.ns;
+    }
+    if (k == 0) {
+        mg_vp_fail(v, "no run succeeded (see the curve)");
+        return;
+    }
+    const char *m = "median over runs of ns per dependent load (the raw runs are the data)";
+    mg_ares_conclude(&v->r, "median_latency_ns", mg_knee_median(lat, k), "ns", 0.8, m);
+    mg_ares_conclude(&v->r, "latency_spread", mg_knee_spread(lat, k), NULL, 0.8,
+                     "(max - min) / median of the runs' latencies");
+    mg_ares_note(&v->r, "the per-run stride histograms of mgprobe are not computed here (the "
+                 "chains are the generator's, the same on any device)");
+}

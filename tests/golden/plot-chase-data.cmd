@@ -1,0 +1,1 @@
+d=$(mktemp -d); $MGSIM plot chase configs/measured/pocl/profile.json --data $d/x > $d/out; rc=$?; sed "s#$d#DIR#" $d/out; for f in meta.gp c.dat; do echo "== $f"; cat $d/x/$f; done; rm -rf $d; exit $rc

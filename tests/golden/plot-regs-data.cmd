@@ -1,0 +1,1 @@
+d=$(mktemp -d); $MGSIM plot regs configs/measured/h100/profile.json --data $d/x > $d/out; rc=$?; sed "s#$d#DIR#" $d/out; for f in meta.gp r.dat rf.dat g.dat; do echo "== $f"; cat $d/x/$f; done; rm -rf $d; exit $rc

@@ -1,0 +1,1 @@
+d=$(mktemp -d); $MGSIM plot roofline --config configs/devices/adreno640.json tests/plots/data/run-conv1x1-image.json tests/plots/data/run-conv1x1-buffer.json tests/plots/data/run-matmul-fp16.json --data $d/x > $d/out; rc=$?; sed "s#$d#DIR#" $d/out; for f in meta.gp ceil.dat peak.dat points.dat all.dat; do echo "== $f"; cat $d/x/$f; done; rm -rf $d; exit $rc

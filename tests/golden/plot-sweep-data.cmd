@@ -1,0 +1,1 @@
+d=$(mktemp -d); $MGSIM plot sweep tests/plots/data/sweep-small.jsonl --data $d/x > $d/out; rc=$?; sed "s#$d#DIR#" $d/out; for f in meta.gp best.dat s.dat; do echo "== $f"; cat $d/x/$f; done; rm -rf $d; exit $rc

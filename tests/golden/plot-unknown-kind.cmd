@@ -1,0 +1,1 @@
+$MGSIM plot pie tests/plots/data/sweep-small.jsonl

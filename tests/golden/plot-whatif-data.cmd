@@ -1,0 +1,1 @@
+d=$(mktemp -d); $MGSIM plot whatif tests/plots/data/whatif-small.json --data $d/x > $d/out; rc=$?; sed "s#$d#DIR#" $d/out; for f in meta.gp w1.dat w2.dat; do echo "== $f"; cat $d/x/$f; done; rm -rf $d; exit $rc

@@ -1,0 +1,1 @@
+$MGSIM sweep --config configs/devices/adreno640.json --space tests/golden/data/space-sweep-tiny.json --rules configs/rules/romou.json -j 2 --no-progress

@@ -1,0 +1,1 @@
+$MGSIM validate --config configs/devices/nvidia-h100.json --timings tests/golden/data/timings-h100-small.json --regs compiler --json | awk -F': ' '/"regs":/ {print "regs:", $2} /"regs_compiler"/ {c = $2 + 0} /"regs_simulated"/ {n++; if ($2 + 0 == c) same++} END {printf "%d kernels simulated, %d at the compiler'"'"'s register count\n", n, same}'

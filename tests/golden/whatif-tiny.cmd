@@ -1,0 +1,1 @@
+$MGSIM whatif --config configs/devices/adreno640.json --space tests/golden/data/space-sweep-tiny.json --rules configs/rules/romou.json --vary registers.pool_regs_per_sp=x0.5,x1,x2 --vary tex_l1.size=512B,1KiB,2KiB,4KiB -j 2 --no-progress

@@ -1,0 +1,142 @@
+/* test_cache.c - the set-associative cache (sim/model/cache.c): its fill
+ * counts, set masks and line index give exactly the hits, misses and
+ * victims of the straightforward cache (valid bits, a scan of the set,
+ * first invalid way filled, else the policy's victim), for every policy,
+ * over associativities that scan and that index, and set counts that are
+ * and are not powers of two. */
+#include <CUnit/CUnit.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/cache.h"
+#include "suites.h"
+
+/* The reference: the cache as first written (valid bits, a scan). */
+typedef struct ref_cache {
+    uint32_t sets, ways;
+    uint64_t *tags;
+    uint8_t  *valid;
+    const mg_repl_policy *pol;
+    void     *pstate;
+} ref_cache;
+
+static int ref_init(ref_cache *c, uint32_t sets, uint32_t ways, const mg_repl_policy *pol,
+                    uint64_t seed)
+{
+    c->sets = sets;
+    c->ways = ways;
+    c->pol = pol;
+    c->tags = calloc((size_t)sets * ways, sizeof *c->tags);
+    c->valid = calloc((size_t)sets * ways, 1);
+    uint64_t sb = pol->state_bytes(sets, ways);
+    c->pstate = calloc(1, sb ? sb : 1);
+    if (!c->tags || !c->valid || !c->pstate) return -1;
+    pol->init(c->pstate, sets, ways, seed);
+    return 0;
+}
+
+static void ref_free(ref_cache *c)
+{
+    free(c->tags);
+    free(c->valid);
+    free(c->pstate);
+}
+
+static int ref_access(ref_cache *c, uint64_t id)
+{
+    uint64_t h = id * 0x9e3779b97f4a7c15ull;
+    uint32_t set = c->sets == 1 ? 0 : (uint32_t)((h >> 32) % c->sets);
+    uint64_t *t = c->tags + (size_t)set * c->ways;
+    uint8_t *v = c->valid + (size_t)set * c->ways;
+    uint32_t free_way = c->ways;
+    for (uint32_t w = 0; w < c->ways; w++) {
+        if (v[w] && t[w] == id) {
+            c->pol->touch(c->pstate, set, w, c->ways);
+            return 1;
+        }
+        if (!v[w] && free_way == c->ways) free_way = w;
+    }
+    uint32_t w = free_way < c->ways ? free_way : c->pol->victim(c->pstate, set, c->ways);
+    t[w] = id;
+    v[w] = 1;
+    c->pol->fill(c->pstate, set, w, c->ways);
+    return 0;
+}
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+static uint64_t rnd(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+/* Line ids like the memory path's: an object in the top byte, 2D tiles
+ * (y << 28 | x) or buffer lines, drawn from about twice the cache's lines,
+ * often the neighbour of the previous one. */
+static uint64_t next_id(uint64_t lines, uint64_t *r)
+{
+    uint64_t range = 2 * lines + 1;
+    *r = rnd() % 4 ? (*r + 1) % range : rnd() % range;
+    uint64_t obj = (uint64_t)(1 + *r % 3) << 56;
+    return *r % 2 ? obj | (*r / 8) << 28 | (*r % 8) : obj | *r;
+}
+
+static void test_same_as_reference(void)
+{
+    static const char *const pols[] = {"lru", "fifo", "random", "plru"};
+    static const uint32_t sets_v[] = {1, 3, 64};
+    static const uint32_t ways_v[] = {1, 2, 4, 8, 16, 32};
+    int indexed = 0;
+    for (size_t pi = 0; pi < 4; pi++)
+        for (size_t si = 0; si < 3; si++)
+            for (size_t wi = 0; wi < 6; wi++) {
+                const mg_repl_policy *pol = mg_repl_find(pols[pi]);
+                CU_ASSERT_PTR_NOT_NULL_FATAL(pol);
+                uint32_t sets = sets_v[si], ways = ways_v[wi];
+                mg_cache c;
+                ref_cache ref;
+                CU_ASSERT_EQUAL_FATAL(mg_cache_init(&c, sets, ways, pol, 11), 0);
+                CU_ASSERT_EQUAL_FATAL(ref_init(&ref, sets, ways, pol, 11), 0);
+                indexed += c.index != NULL;
+                uint64_t run = 0, hits = 0, n = 60000;
+                int same = 1;
+                for (uint64_t i = 0; i < n && same; i++) {
+                    uint64_t id = next_id((uint64_t)sets * ways, &run);
+                    int a = mg_cache_access(&c, id), b = ref_access(&ref, id);
+                    hits += (uint64_t)b;
+                    if (a != b) {
+                        fprintf(stderr, "\n%s %u sets x %u ways: access %llu differs\n", pols[pi],
+                                sets, ways, (unsigned long long)i);
+                        same = 0;
+                    }
+                }
+                CU_ASSERT_TRUE(same);
+                /* the same lines in the same ways (valid ways are a prefix) */
+                for (uint32_t s = 0; s < sets && same; s++)
+                    for (uint32_t w = 0; w < ways; w++) {
+                        size_t k = (size_t)s * ways + w;
+                        if ((w < c.fill[s]) != ref.valid[k] ||
+                            (ref.valid[k] && c.tags[k] != ref.tags[k])) {
+                            CU_FAIL("the caches hold different lines");
+                            same = 0;
+                            break;
+                        }
+                    }
+                CU_ASSERT_EQUAL(c.hits + c.misses, n);
+                CU_ASSERT_EQUAL(c.hits, hits);
+                /* the id stream both hits and misses */
+                CU_ASSERT_TRUE(hits > n / 20 && hits < n - n / 20);
+                mg_cache_free(&c);
+                ref_free(&ref);
+            }
+    CU_ASSERT_TRUE(indexed > 0);
+}
+
+int add_cache_suite(void)
+{
+    CU_pSuite s = CU_add_suite("cache", NULL, NULL);
+    return s && CU_add_test(s, "same_as_reference", test_same_as_reference) ? 0 : -1;
+}

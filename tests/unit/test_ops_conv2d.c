@@ -1,0 +1,174 @@
+/* test_ops_conv2d.c - the conv2d operator's reduction split (traces/ops/
+ * conv2d*.c): the trace's flops equal the features' (the combine adds
+ * included) and every warp meets one barrier; the split moves global loads
+ * between items without adding any, and adds exactly the partial tiles'
+ * local stores and loads; the static features; check()'s reasons; and the
+ * local_memory pruning rule on a split conv. */
+#include <CUnit/CUnit.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config/device.h"
+#include "gen/gen.h"
+#include "ops_util.h"
+#include "search/mg_rule.h"
+#include "suites.h"
+#include "util/jsonfile.h"
+
+static void test_flops(void)
+{
+    /* 2 Ho Wo Cout Cin K K (depthwise 2 Ho Wo C K K) + (split - 1) Ho Wo Cout */
+    ops_check_trace("conv2d H=5 W=6 Cin=8 Cout=8 K=3 pad=1 layout=buffer tile=2x4 wg=2,2,4 "
+                    "split=2", 2.0 * 5 * 6 * 8 * 8 * 9 + 5.0 * 6 * 8, 0, 1);
+    ops_check_trace("conv2d H=5 W=6 Cin=16 Cout=8 K=3 stride=2 pad=1 tile=1x4 wg=2,3,8 "
+                    "split=4 pattern=column", 2.0 * 3 * 3 * 8 * 16 * 9 + 3.0 * 3 * 3 * 8, 0, 1);
+    ops_check_trace("conv2d H=5 W=6 Cin=8 Cout=8 K=3 pad=1 depthwise=1 layout=buffer tile=2x4 "
+                    "wg=2,2,3 split=3", 2.0 * 5 * 6 * 8 * 9 + 2.0 * 5 * 6 * 8, 0, 1);
+    ops_check_trace("conv2d H=5 W=6 Cin=8 Cout=8 K=3 pad=1 depthwise=1 tile=1x4 wg=2,2,9 "
+                    "split=9 pattern=column", 2.0 * 5 * 6 * 8 * 9 + 8.0 * 5 * 6 * 8, 0, 1);
+    ops_check_trace("conv2d H=7 W=7 Cin=16 Cout=12 K=1 layout=buffer vec=2 tile=3x3 wg=2,2,6 "
+                    "split=2 compute=fp16", 2.0 * 7 * 7 * 12 * 16 + 7.0 * 7 * 12, 0, 1);
+    /* split=1: no barrier, no local memory */
+    ops_check_trace("conv2d H=5 W=6 Cin=8 Cout=8 K=3 pad=1 layout=buffer tile=2x4 wg=2,2,2",
+                    2.0 * 5 * 6 * 8 * 8 * 9, 0, 0);
+}
+
+/* Accesses of `split` minus those of `base` (the same kernel, split=1):
+ * exactly 2 (S - 1) Ho Wo Cout / LW, one local store and one local load per
+ * partial of LW values, nothing else. */
+static void check_extra(const char *split, const char *base, uint64_t want)
+{
+    mg_gen *a = calloc(1, sizeof *a), *b = calloc(1, sizeof *b);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a && b);
+    ops_totals ta, tb;
+    ops_totals_of(split, a, &ta);
+    ops_totals_of(base, b, &tb);
+    CU_ASSERT_EQUAL(ta.accesses, tb.accesses + want);
+    if (ta.accesses != tb.accesses + want)
+        fprintf(stderr, "\n%s: %llu accesses, %s: %llu, want %llu more\n", split,
+                (unsigned long long)ta.accesses, base, (unsigned long long)tb.accesses,
+                (unsigned long long)want);
+    mg_gen_free(a);
+    mg_gen_free(b);
+    free(a);
+    free(b);
+}
+
+static void test_accesses(void)
+{
+    check_extra("conv2d H=5 W=6 Cin=8 Cout=8 K=3 pad=1 layout=buffer tile=2x4 wg=2,2,4 split=2",
+                "conv2d H=5 W=6 Cin=8 Cout=8 K=3 pad=1 layout=buffer tile=2x4 wg=2,2,2",
+                2 * 1 * 5 * 6 * 8 / 4);
+    check_extra("conv2d H=5 W=6 Cin=8 Cout=8 K=3 pad=1 depthwise=1 layout=buffer tile=2x4 "
+                "wg=2,2,3 split=3",
+                "conv2d H=5 W=6 Cin=8 Cout=8 K=3 pad=1 depthwise=1 layout=buffer tile=2x4 "
+                "wg=2,2,1", 2 * 2 * 5 * 6 * 8 / 4);
+    check_extra("conv2d H=7 W=7 Cin=16 Cout=12 K=1 layout=buffer vec=2 tile=3x3 wg=2,2,6 "
+                "split=2", "conv2d H=7 W=7 Cin=16 Cout=12 K=1 layout=buffer vec=2 tile=3x3 "
+                "wg=2,2,3", 2 * 1 * 7 * 7 * 12);
+}
+
+static void plan_of(const char *line, mg_gen *g)
+{
+    mg_schedule s;
+    char err[512];
+    CU_ASSERT_EQUAL_FATAL(ops_parse(line, &s, err, sizeof err), 0);
+    mg_diag d;
+    mg_diag_init(&d);
+    CU_ASSERT_EQUAL_FATAL(mg_gen_plan(g, &s, &d), 0);
+    mg_diag_free(&d);
+}
+
+static void test_features(void)
+{
+    static mg_gen a, b;
+    /* split 2 of Cin 8 at 4 wide: 9 taps x 1 step; partial tiles (2-1) x
+     * (2 x 2 x 2 rows) x 8 floats; z = 5 rows x 2 padded to 12 */
+    plan_of("conv2d H=5 W=6 Cin=8 Cout=8 K=3 pad=1 layout=buffer tile=2x4 wg=2,2,4 split=2", &a);
+    plan_of("conv2d H=5 W=6 Cin=8 Cout=8 K=3 pad=1 layout=buffer tile=2x4 wg=2,2,2", &b);
+    CU_ASSERT_EQUAL(a.k.f.loop_iters, 9);
+    CU_ASSERT_EQUAL(b.k.f.loop_iters, 18);
+    CU_ASSERT_EQUAL(a.k.f.bytes_per_iter, (2 * 4 + 4 * 4) * 4);
+    CU_ASSERT_EQUAL(a.k.f.bytes_per_item, 9 * (2 * 4 + 4 * 4) * 4);
+    CU_ASSERT_EQUAL(a.k.f.local_bytes, 1 * 2 * 2 * 2 * 8 * 4);
+    CU_ASSERT_EQUAL(b.k.f.local_bytes, 0);
+    CU_ASSERT_EQUAL(a.k.f.regs_per_item, b.k.f.regs_per_item);
+    /* distinct bytes: (wg y x wg z) pixel rows x 2 x 4 + (wg x x split) x 4 x 4 weights */
+    CU_ASSERT_EQUAL(a.k.f.wg_bytes_per_iter, (2 * 4 * 2 * 4 + 2 * 2 * 4 * 4) * 4);
+    CU_ASSERT_EQUAL(b.k.f.wg_bytes_per_iter, (2 * 2 * 2 * 4 + 2 * 4 * 4) * 4);
+    CU_ASSERT_EQUAL(a.k.global[2], 12);
+    CU_ASSERT_EQUAL(a.k.local[2], 4);
+    CU_ASSERT_TRUE(a.k.f.boundary_checks);
+    mg_gen_free(&a);
+    mg_gen_free(&b);
+    /* depthwise: 3 of the 9 taps per item, one 4-wide channel step each */
+    plan_of("conv2d H=6 W=8 Cin=8 Cout=8 K=3 pad=1 depthwise=1 layout=buffer tile=2x4 "
+            "wg=2,4,3 split=3", &a);
+    CU_ASSERT_EQUAL(a.k.f.loop_iters, 3);
+    CU_ASSERT_EQUAL(a.k.f.local_bytes, 2 * 2 * 4 * 1 * 8 * 4);
+    CU_ASSERT_EQUAL(a.k.global[2], 18);
+    CU_ASSERT_FALSE(a.k.f.boundary_checks);
+    mg_gen_free(&a);
+}
+
+static void test_rejects(void)
+{
+    ops_expect_reject("conv2d split=2", "split=2 needs wg=X,Y,R*2 (R output rows per work "
+                      "group: the split items of one output tile must be in one work group");
+    ops_expect_reject("conv2d depthwise=1 K=3 pad=1 split=2 wg=8,8,2",
+                      "depthwise: split=2 must divide the 3x3 window's 9 taps");
+    ops_expect_reject("conv2d Cin=12 split=2 wg=4,4,2",
+                      "Cin=12 must be a multiple of split x load width = 2 x 4");
+    ops_expect_reject("conv2d Cin=16 split=4 wg=32,16,4",
+                      "a work group of 2048 items is more than 1024");
+    ops_expect_reject("conv2d H=16 W=16 Cin=64 Cout=64 tile=8x8 wg=8,4,8 split=8",
+                      "split=8 needs 57344 bytes of local memory for the partial tiles");
+    ops_expect_reject("conv2d split=0", "split=0: expected an integer in [1, 256]");
+}
+
+/* The rules that fire for sched on dev_path with romou's rules file. */
+static unsigned fire(const char *dev_path, const char *sched)
+{
+    static mg_device dev;
+    static mg_gen g;
+    mg_diag d;
+    mg_diag_init(&d);
+    CU_ASSERT_EQUAL_FATAL(mg_device_load(dev_path, 0, &dev, &d), 0);
+    mg_rules r;
+    CU_ASSERT_EQUAL_FATAL(mg_rules_load("configs/rules/romou.json", &r, &d), 0);
+    mg_diag_free(&d);
+    plan_of(sched, &g);
+    unsigned m = mg_rules_eval(&r, &dev, &g.s, &g.k);
+    mg_gen_free(&g);
+    return m;
+}
+
+static void test_local_rule(void)
+{
+    /* mali-g76: 24 ALUs per core, alpha 3: more than 72 items fire */
+    const char *c = "conv2d H=28 W=28 Cin=256 Cout=256 K=1 tile=1x4 storage=fp16 compute=fp16";
+    char s[256];
+    unsigned local = 1u << MG_RULE_LOCAL;
+    snprintf(s, sizeof s, "%s wg=8,4,4 split=4", c);          /* 128 items */
+    CU_ASSERT_EQUAL(fire("configs/devices/mali-g76-mp5.json", s) & local, local);
+    snprintf(s, sizeof s, "%s wg=4,2,4 split=4", c);          /* 32 items */
+    CU_ASSERT_EQUAL(fire("configs/devices/mali-g76-mp5.json", s) & local, 0);
+    snprintf(s, sizeof s, "%s wg=8,4,4", c);                  /* no local memory */
+    CU_ASSERT_EQUAL(fire("configs/devices/mali-g76-mp5.json", s) & local, 0);
+    /* adreno640: 384 ALUs per core: 3 x 384 > 1024, the most a group holds */
+    snprintf(s, sizeof s, "%s wg=16,16,4 split=4", c);
+    CU_ASSERT_EQUAL(fire("configs/devices/adreno640.json", s) & local, 0);
+}
+
+int add_ops_conv2d_suite(void)
+{
+    CU_pSuite s = CU_add_suite("ops_conv2d", NULL, NULL);
+    if (!s) return -1;
+    if (!CU_add_test(s, "flops", test_flops) || !CU_add_test(s, "accesses", test_accesses) ||
+        !CU_add_test(s, "features", test_features) ||
+        !CU_add_test(s, "rejects", test_rejects) ||
+        !CU_add_test(s, "local_rule", test_local_rule))
+        return -1;
+    return 0;
+}

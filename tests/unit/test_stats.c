@@ -1,0 +1,184 @@
+/* test_stats.c - the statistics of `mgsim validate` (sim/analysis/stats.c)
+ * against values worked out by hand (the arithmetic is in the comments),
+ * ties included; and mg_validate_summarize's grouping, group mean and
+ * register summary on a hand-built validation (sim/analysis/validate.c). */
+#include <CUnit/CUnit.h>
+#include <math.h>
+#include <string.h>
+
+#include "analysis/stats.h"
+#include "analysis/validate.h"
+#include "suites.h"
+
+#define EPS 1e-12
+
+/* p = 1 2 3 4, m = 2 2 4 4: a tie in m on each side. */
+static void test_ties_in_measured(void)
+{
+    const double p[] = {1, 2, 3, 4}, m[] = {2, 2, 4, 4};
+    /* (1/2 + 0 + 1/4 + 0) / 4 */
+    CU_ASSERT_DOUBLE_EQUAL(mg_stats_mape(p, m, 4), 0.1875, EPS);
+    /* 10 / 12 - 1 */
+    CU_ASSERT_DOUBLE_EQUAL(mg_stats_aggregate(p, m, 4), -1.0 / 6, EPS);
+    /* pairs: (0,1) and (2,3) tied in m, the other 4 concordant:
+     * 4 / sqrt((6 - 0)(6 - 2)) */
+    CU_ASSERT_DOUBLE_EQUAL(mg_stats_kendall_b(p, m, 4), 4 / sqrt(24), EPS);
+    /* ranks of m 1.5 1.5 3.5 3.5: deviations (-1.5 -.5 .5 1.5)(-1 -1 1 1):
+     * 4 / sqrt(5 x 4) */
+    CU_ASSERT_DOUBLE_EQUAL(mg_stats_spearman(p, m, 4), 4 / sqrt(20), EPS);
+    CU_ASSERT_DOUBLE_EQUAL(mg_stats_pearson(p, m, 4), 4 / sqrt(20), EPS);
+    /* pick index 0 (m 2) = the best (2) */
+    CU_ASSERT_DOUBLE_EQUAL(mg_stats_top1_regret(p, m, 4), 0, EPS);
+    /* top 2 of p {0,1}; of m {0,1} (the tie at 4 does not matter) */
+    CU_ASSERT_DOUBLE_EQUAL(mg_stats_topk_recall(p, m, 4, 2), 1, EPS);
+}
+
+/* p = 3 1 2, m = 10 20 30: the model picks the wrong kernel. */
+static void test_discordant(void)
+{
+    const double p[] = {3, 1, 2}, m[] = {10, 20, 30};
+    /* (7/10 + 19/20 + 28/30) / 3 */
+    CU_ASSERT_DOUBLE_EQUAL(mg_stats_mape(p, m, 3), (0.7 + 0.95 + 28.0 / 30) / 3, EPS);
+    /* (0,1) D, (0,2) D, (1,2) C: (1 - 2) / 3 */
+    CU_ASSERT_DOUBLE_EQUAL(mg_stats_kendall_b(p, m, 3), -1.0 / 3, EPS);
+    /* ranks 3 1 2 vs 1 2 3: (1 -1 0).(-1 0 1) = -1 over sqrt(2 x 2) */
+    CU_ASSERT_DOUBLE_EQUAL(mg_stats_spearman(p, m, 3), -0.5, EPS);
+    /* pick index 1, measured 20, best 10 */
+    CU_ASSERT_DOUBLE_EQUAL(mg_stats_top1_regret(p, m, 3), 1.0, EPS);
+    CU_ASSERT_DOUBLE_EQUAL(mg_stats_topk_recall(p, m, 3, 1), 0, EPS);
+    /* {1,2} vs {0,1} */
+    CU_ASSERT_DOUBLE_EQUAL(mg_stats_topk_recall(p, m, 3, 2), 0.5, EPS);
+    /* k > n: k = n, every item in both sets */
+    CU_ASSERT_DOUBLE_EQUAL(mg_stats_topk_recall(p, m, 3, 5), 1, EPS);
+}
+
+static void test_ties_in_both(void)
+{
+    /* (0,1) tied in x, (0,2) tied in y, (0,3) C, (1,2) D, (1,3) tied in y,
+     * (2,3) tied in x: C - D = 0 */
+    const double x[] = {1, 1, 2, 2}, y[] = {1, 2, 1, 2};
+    CU_ASSERT_DOUBLE_EQUAL(mg_stats_kendall_b(x, y, 4), 0, EPS);
+    /* a pair tied in both counts in n1 and n2: 2 / sqrt((3-1)(3-1)) = 1 */
+    const double a[] = {1, 1, 2}, b[] = {5, 5, 6};
+    CU_ASSERT_DOUBLE_EQUAL(mg_stats_kendall_b(a, b, 3), 1, EPS);
+    CU_ASSERT_DOUBLE_EQUAL(mg_stats_spearman(a, b, 3), 1, EPS);
+    /* ties at the smallest prediction: the lowest index is the pick */
+    const double p[] = {1, 1, 2}, m[] = {5, 3, 4};
+    CU_ASSERT_DOUBLE_EQUAL(mg_stats_top1_regret(p, m, 3), 5.0 / 3 - 1, EPS);
+    double r[4];
+    const double v[] = {10, 20, 20, 5};
+    CU_ASSERT_EQUAL_FATAL(mg_stats_ranks(v, 4, r), 0);
+    CU_ASSERT_DOUBLE_EQUAL(r[0], 2, EPS);
+    CU_ASSERT_DOUBLE_EQUAL(r[1], 3.5, EPS);
+    CU_ASSERT_DOUBLE_EQUAL(r[2], 3.5, EPS);
+    CU_ASSERT_DOUBLE_EQUAL(r[3], 1, EPS);
+}
+
+static void test_log_and_median(void)
+{
+    const double e = exp(1.0);
+    const double x[] = {1, e, e * e}, y[] = {1, e * e, e * e * e * e}, z[] = {e * e, e, 1};
+    CU_ASSERT_DOUBLE_EQUAL(mg_stats_pearson_log(x, y, 3), 1, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(mg_stats_pearson_log(x, z, 3), -1, 1e-12);
+    /* on the values themselves the relation is not linear: r < 1 */
+    CU_ASSERT(mg_stats_pearson(x, y, 3) < 0.99);
+    const double a[] = {3, 1, 2}, b[] = {4, 1, 3, 2};
+    CU_ASSERT_DOUBLE_EQUAL(mg_stats_median(a, 3), 2, EPS);
+    CU_ASSERT_DOUBLE_EQUAL(mg_stats_median(b, 4), 2.5, EPS);
+}
+
+static void test_undefined(void)
+{
+    const double one[] = {1}, flat[] = {2, 2, 2}, up[] = {1, 2, 3}, zero[] = {1, 0, 3},
+                 neg[] = {1, -2, 3};
+    CU_ASSERT(isnan(mg_stats_kendall_b(one, one, 1)));
+    CU_ASSERT(isnan(mg_stats_pearson(flat, up, 3)));
+    CU_ASSERT(isnan(mg_stats_kendall_b(flat, flat, 3)));   /* every pair tied */
+    CU_ASSERT(isnan(mg_stats_mape(up, zero, 3)));
+    CU_ASSERT(isnan(mg_stats_pearson_log(neg, up, 3)));
+    CU_ASSERT(isnan(mg_stats_median(up, 0)));
+    CU_ASSERT(isnan(mg_stats_top1_regret(up, up, 0)));
+    CU_ASSERT(isnan(mg_stats_aggregate(up, up, 0)));
+}
+
+/* Two groups of compared kernels, one kernel not timed, register counts:
+ * the summaries, the mean over groups and the register statistics. */
+static void test_summarize(void)
+{
+    mg_validation v;
+    memset(&v, 0, sizeof v);
+    mg_vkernel k[6];
+    mg_vsummary g[2];
+    memset(k, 0, sizeof k);
+    memset(g, 0, sizeof g);
+    /*            group measured predicted  est comp */
+    const double t[6][5] = {{0, 10, 11, 30, 40},   /* A: the model's order is right */
+                            {0, 20, 19, 30, 32},
+                            {0, 30, 33, 30, 30},
+                            {1, 10, 30, 20, 15},   /* B: reversed */
+                            {1, 20, 20, 20, -1},
+                            {1, 99, 99, 10, 10}};  /* not timed */
+    for (int i = 0; i < 6; i++) {
+        k[i].index = (size_t)i;
+        k[i].group = (size_t)t[i][0];
+        k[i].measured_ns = t[i][1];
+        k[i].predicted_ns = t[i][2];
+        k[i].regs_estimate = (int)t[i][3];
+        k[i].regs_compiler = (int)t[i][4];
+        k[i].half_ns[0] = k[i].half_ns[1] = NAN;
+        k[i].status = i == 5 ? MG_VK_SKIPPED : MG_VK_OK;
+    }
+    k[0].below_bound = 1;
+    v.k = k;
+    v.n = 6;
+    v.groups = g;
+    v.ngroups = 2;
+    mg_validate_summarize(&v);
+    CU_ASSERT_EQUAL(v.n_ok, 5);
+    CU_ASSERT_EQUAL(v.n_skipped, 1);
+    CU_ASSERT_EQUAL(v.all.n, 5);
+    CU_ASSERT_EQUAL(v.all.below_bound, 1);
+    CU_ASSERT_EQUAL(g[0].n, 3);
+    CU_ASSERT_EQUAL(g[1].n, 2);
+    /* A: (1/10 + 1/20 + 3/30) / 3; tau 1; pick = best = kernel 0 */
+    CU_ASSERT_DOUBLE_EQUAL(g[0].mape, 0.25 / 3, EPS);
+    CU_ASSERT_DOUBLE_EQUAL(g[0].kendall, 1, EPS);
+    CU_ASSERT_DOUBLE_EQUAL(g[0].regret, 0, EPS);
+    CU_ASSERT_EQUAL(g[0].pick, 0);
+    /* B: (20/10 + 0) / 2; tau -1; pick kernel 4 (20) over the best 10 */
+    CU_ASSERT_DOUBLE_EQUAL(g[1].mape, 1.0, EPS);
+    CU_ASSERT_DOUBLE_EQUAL(g[1].kendall, -1, EPS);
+    CU_ASSERT_DOUBLE_EQUAL(g[1].regret, 1.0, EPS);
+    CU_ASSERT_EQUAL(g[1].best, 3);
+    CU_ASSERT_EQUAL(g[1].pick, 4);
+    CU_ASSERT_EQUAL(g[1].k, 2);
+    /* the mean of the two groups */
+    CU_ASSERT_EQUAL(v.mean.groups, 2);
+    CU_ASSERT_DOUBLE_EQUAL(v.mean.kendall, 0, EPS);
+    CU_ASSERT_DOUBLE_EQUAL(v.mean.regret, 0.5, EPS);
+    CU_ASSERT_DOUBLE_EQUAL(v.mean.mape, (0.25 / 3 + 1) / 2, EPS);
+    /* no repetitions: no measurement ceiling */
+    CU_ASSERT(isnan(g[0].kendall_noise));
+    /* registers, kernels 0 1 2 3 5 (4 has no compiler count; 5 was not timed
+     * but was built): errors -10 -2 0 +5 0 */
+    CU_ASSERT_EQUAL(v.regstat.n, 5);
+    CU_ASSERT_DOUBLE_EQUAL(v.regstat.median_error, 0, EPS);
+    CU_ASSERT_DOUBLE_EQUAL(v.regstat.median_abs_error, 2, EPS);
+    CU_ASSERT_DOUBLE_EQUAL(v.regstat.mape, (10.0 / 40 + 2.0 / 32 + 0 + 5.0 / 15 + 0) / 5, EPS);
+    CU_ASSERT_EQUAL(v.regstat.within25, 4);     /* 10/40 = 25 % is within, 5/15 not */
+    CU_ASSERT_EQUAL(v.regstat.under, 2);
+}
+
+int add_stats_suite(void)
+{
+    CU_pSuite s = CU_add_suite("stats", NULL, NULL);
+    if (!s) return -1;
+    if (!CU_add_test(s, "ties in the measurements", test_ties_in_measured) ||
+        !CU_add_test(s, "a discordant prediction", test_discordant) ||
+        !CU_add_test(s, "ties in both", test_ties_in_both) ||
+        !CU_add_test(s, "log Pearson and median", test_log_and_median) ||
+        !CU_add_test(s, "undefined statistics", test_undefined) ||
+        !CU_add_test(s, "validation summaries", test_summarize))
+        return -1;
+    return 0;
+}

@@ -1,0 +1,414 @@
+/* test_sweep.c - sweeps (sim/search/mg_sweep*) and device variants
+ * (sim/config/variant.c): output independent of the thread count, resume
+ * after an interrupt (torn last line included) equal to an uninterrupted
+ * sweep, foreign and damaged results files refused, records that read back
+ * exactly, what-if variants that really change the config, and a what-if
+ * whose base equals a plain sweep.  On the tiny space of the golden tests
+ * (36 candidates of a small conv1x1, well under a second). */
+#include <CUnit/CUnit.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "config/variant.h"
+#include "search/mg_sweep.h"
+#include "suites.h"
+#include "util/jsonfile.h"
+#include "util/jsonout.h"
+
+#define CFG   "configs/devices/adreno640.json"
+#define SPACE "tests/golden/data/space-sweep-tiny.json"
+#define RULES "configs/rules/romou.json"
+
+typedef struct fixture {
+    mg_device dev;
+    mg_space  sp;
+    mg_rules  rules;
+    mg_sweep_ident id;
+    char dir[64];
+} fixture;
+
+static fixture fx;
+
+static int setup(void)
+{
+    mg_diag d;
+    mg_diag_init(&d);
+    int bad = mg_device_load(CFG, 0, &fx.dev, &d) | mg_space_load(SPACE, &fx.sp, &d) |
+              mg_rules_load(RULES, &fx.rules, &d);
+    bad |= mg_sweep_ident_fill(&fx.id, &fx.dev, SPACE, &fx.sp, RULES, &fx.rules, &d);
+    mg_diag_free(&d);
+    snprintf(fx.dir, sizeof fx.dir, "/tmp/mgsim-sweep-test.%d", (int)getpid());
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "mkdir -p %s", fx.dir);
+    return bad || system(cmd) ? -1 : 0;
+}
+
+static int teardown(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", fx.dir);
+    mg_space_free(&fx.sp);
+    return system(cmd) ? -1 : 0;
+}
+
+static char *path(const char *name)
+{
+    static char p[4][128];
+    static int k;
+    k = (k + 1) % 4;
+    snprintf(p[k], sizeof p[k], "%s/%s", fx.dir, name);
+    return p[k];
+}
+
+/* Run a sweep of the tiny space; returns mg_sweep_run's status. */
+static int sweep(const char *results, int threads, int sample, int pruned_only, int restart,
+                 mg_sweep_sum *sum, mg_diag *d)
+{
+    mg_sweep_cfg c;
+    memset(&c, 0, sizeof c);
+    c.dev = &fx.dev;
+    c.space = &fx.sp;
+    c.rules = &fx.rules;
+    c.id = fx.id;
+    c.pruned_only = pruned_only;
+    c.threads = threads;
+    c.sample = sample;
+    c.results = results;
+    c.restart = restart;
+    return mg_sweep_run(&c, sum, d);
+}
+
+static char *slurp(const char *p, size_t *len)
+{
+    mg_diag d;
+    mg_diag_init(&d);
+    char *s = mg_read_file(p, 1u << 26, len, &d);
+    mg_diag_free(&d);
+    return s;
+}
+
+static int same_file(const char *a, const char *b)
+{
+    size_t la, lb;
+    char *x = slurp(a, &la), *y = slurp(b, &lb);
+    int same = x && y && la == lb && !memcmp(x, y, la);
+    free(x);
+    free(y);
+    return same;
+}
+
+static void write_bytes(const char *p, const char *s, size_t n)
+{
+    FILE *f = fopen(p, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_EQUAL(fwrite(s, 1, n, f), n);
+    fclose(f);
+}
+
+/* The summary as the JSON text `mgsim sweep --json` prints. */
+static char *sum_text(const mg_sweep_sum *s)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    cJSON *j = mg_sweep_sum_json(s);
+    mg_json_write(f, j);
+    cJSON_Delete(j);
+    fclose(f);
+    return buf;
+}
+
+static mg_sweep_sum ref;               /* the uninterrupted -j1 sweep */
+static char *ref_text;
+
+static void test_threads_identical(void)
+{
+    mg_diag d;
+    mg_diag_init(&d);
+    mg_sweep_sum *s = calloc(1, sizeof *s);
+    CU_ASSERT_EQUAL_FATAL(sweep(path("j1.jsonl"), 1, MG_SAMPLE_AUTO, 0, 1, &ref, &d), 0);
+    CU_ASSERT_EQUAL_FATAL(sweep(path("j3.jsonl"), 3, MG_SAMPLE_AUTO, 0, 1, s, &d), 0);
+    CU_ASSERT_TRUE(same_file(path("j1.jsonl"), path("j3.jsonl")));
+    ref_text = sum_text(&ref);
+    char *t = sum_text(s);
+    CU_ASSERT_STRING_EQUAL(ref_text, t);
+    /* the tiny space: 36 members, 14 kept by romou on adreno640, all simulated */
+    CU_ASSERT_EQUAL(ref.id.size, 36);
+    CU_ASSERT_EQUAL(ref.kept, 14);
+    CU_ASSERT_EQUAL(ref.done, 36);
+    CU_ASSERT_EQUAL(ref.ran, 36);
+    CU_ASSERT_TRUE(ref.best.valid && ref.best_kept.valid);
+    CU_ASSERT_TRUE(ref.best.seconds <= ref.best_kept.seconds);
+    CU_ASSERT_TRUE(mg_sweep_regret(&ref) >= 0);
+    /* records are in candidate order: header + 36 lines */
+    size_t len;
+    char *x = slurp(path("j1.jsonl"), &len);
+    int lines = 0;
+    for (size_t i = 0; x && i < len; i++) lines += x[i] == '\n';
+    CU_ASSERT_EQUAL(lines, 37);
+    free(x);
+    free(t);
+    free(s);
+    mg_diag_free(&d);
+}
+
+/* Keep the header and `whole` records of the reference file, then `tail`
+ * bytes of the next record (a torn line). */
+static void truncated_copy(const char *to, int whole, size_t tail)
+{
+    size_t len;
+    char *x = slurp(path("j1.jsonl"), &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(x);
+    size_t at = 0;
+    for (int n = 0; n < whole + 1; n++) at = (size_t)(strchr(x + at, '\n') - x) + 1;
+    write_bytes(to, x, at + tail);
+    free(x);
+}
+
+static void resume_case(int whole, size_t tail, int threads)
+{
+    mg_diag d;
+    mg_diag_init(&d);
+    mg_sweep_sum *s = calloc(1, sizeof *s);
+    truncated_copy(path("cut.jsonl"), whole, tail);
+    CU_ASSERT_EQUAL_FATAL(sweep(path("cut.jsonl"), threads, MG_SAMPLE_AUTO, 0, 0, s, &d), 0);
+    CU_ASSERT_EQUAL(s->resumed, (uint64_t)whole);
+    CU_ASSERT_EQUAL(s->ran, 36 - (uint64_t)whole);
+    CU_ASSERT_TRUE(same_file(path("j1.jsonl"), path("cut.jsonl")));
+    char *t = sum_text(s);
+    CU_ASSERT_STRING_EQUAL(ref_text, t);
+    free(t);
+    free(s);
+    mg_diag_free(&d);
+}
+
+static void test_resume(void)
+{
+    resume_case(10, 57, 2);        /* torn in the middle of a record */
+    resume_case(20, 0, 1);         /* cut at a line boundary */
+    resume_case(0, 3, 2);          /* only the header survived, and a scrap */
+    resume_case(36, 0, 2);         /* complete: nothing to do */
+    /* a last record complete but for its newline is still torn: redone */
+    size_t len;
+    char *x = slurp(path("j1.jsonl"), &len);
+    write_bytes(path("cut.jsonl"), x, len - 1);
+    free(x);
+    mg_diag d;
+    mg_diag_init(&d);
+    mg_sweep_sum *s = calloc(1, sizeof *s);
+    CU_ASSERT_EQUAL(sweep(path("cut.jsonl"), 2, MG_SAMPLE_AUTO, 0, 0, s, &d), 0);
+    CU_ASSERT_EQUAL(s->resumed, 35);
+    CU_ASSERT_EQUAL(s->ran, 1);
+    CU_ASSERT_TRUE(same_file(path("j1.jsonl"), path("cut.jsonl")));
+    free(s);
+    mg_diag_free(&d);
+}
+
+static void test_foreign_refused(void)
+{
+    mg_diag d;
+    mg_diag_init(&d);
+    mg_sweep_sum *s = calloc(1, sizeof *s);
+    /* another sampling: refused, the file untouched */
+    truncated_copy(path("other.jsonl"), 5, 0);
+    truncated_copy(path("other0.jsonl"), 5, 0);
+    CU_ASSERT_EQUAL(sweep(path("other.jsonl"), 2, MG_SAMPLE_OFF, 0, 0, s, &d), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(mg_diag_first(&d), "sample"));
+    CU_ASSERT_TRUE(same_file(path("other.jsonl"), path("other0.jsonl")));
+    /* pruned-only is another sweep too */
+    mg_diag_free(&d);
+    mg_diag_init(&d);
+    CU_ASSERT_EQUAL(sweep(path("other.jsonl"), 2, MG_SAMPLE_AUTO, 1, 0, s, &d), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(mg_diag_first(&d), "pruned_only"));
+    /* not a results file at all */
+    mg_diag_free(&d);
+    mg_diag_init(&d);
+    write_bytes(path("notes.txt"), "my notes\nmore\n", 14);
+    CU_ASSERT_EQUAL(sweep(path("notes.txt"), 1, MG_SAMPLE_AUTO, 0, 0, s, &d), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(mg_diag_first(&d), "not a sweep results file"));
+    /* a damaged record before the last line */
+    mg_diag_free(&d);
+    mg_diag_init(&d);
+    truncated_copy(path("bad.jsonl"), 6, 0);
+    FILE *f = fopen(path("bad.jsonl"), "a");
+    fputs("{\"index\": 7, garbage\n", f);
+    fputs("{\"index\": 8}\n", f);
+    fclose(f);
+    CU_ASSERT_EQUAL(sweep(path("bad.jsonl"), 1, MG_SAMPLE_AUTO, 0, 0, s, &d), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(mg_diag_first(&d), ":8: not a sweep record"));
+    /* --restart overwrites: then it is a fresh sweep */
+    mg_diag_free(&d);
+    mg_diag_init(&d);
+    CU_ASSERT_EQUAL(sweep(path("bad.jsonl"), 2, MG_SAMPLE_AUTO, 0, 1, s, &d), 0);
+    CU_ASSERT_TRUE(same_file(path("j1.jsonl"), path("bad.jsonl")));
+    free(s);
+    mg_diag_free(&d);
+}
+
+static void test_pruned_only(void)
+{
+    mg_diag d;
+    mg_diag_init(&d);
+    mg_sweep_sum *s = calloc(1, sizeof *s);
+    CU_ASSERT_EQUAL_FATAL(sweep(path("p.jsonl"), 2, MG_SAMPLE_AUTO, 1, 1, s, &d), 0);
+    CU_ASSERT_EQUAL(s->done, ref.kept);                   /* only the kept ones */
+    CU_ASSERT_EQUAL(s->best.index, ref.best_kept.index);  /* their best is the best kept */
+    CU_ASSERT_DOUBLE_EQUAL(s->best.seconds, ref.best_kept.seconds, 0);
+    CU_ASSERT_TRUE(isnan(mg_sweep_regret(s)));            /* no best overall to compare */
+    CU_ASSERT_EQUAL(mg_sweep_top_kept(s), -1);
+    free(s);
+    mg_diag_free(&d);
+}
+
+static void test_record_roundtrip(void)
+{
+    mg_sweep_rec r;
+    memset(&r, 0, sizeof r);
+    r.index = 3;
+    r.has_rules = 1;
+    r.fired = 1u << MG_RULE_WARP;
+    mg_sweep_simulate(&fx.dev, "conv2d H=8 W=8 Cin=32 Cout=32 K=1 tile=1x4 wg=8,8,1 "
+                      "layout=image storage=fp16 compute=fp16", MG_SAMPLE_AUTO, &r);
+    CU_ASSERT_EQUAL_FATAL(r.ok, 1);
+    CU_ASSERT_TRUE(r.seconds > 0 && r.gflops > 0 && r.bound_gflops >= r.gflops * 0.999);
+    char *line = mg_sweep_rec_line(&r), err[200];
+    mg_sweep_rec back;
+    CU_ASSERT_EQUAL_FATAL(mg_sweep_rec_parse(line, &back, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(back.fired, r.fired);
+    CU_ASSERT_EQUAL(back.seconds, r.seconds);            /* exact, not approximately */
+    CU_ASSERT_EQUAL(back.binding, r.binding);
+    char *again = mg_sweep_rec_line(&back);
+    CU_ASSERT_STRING_EQUAL(line, again);
+    free(line);
+    free(again);
+    mg_sweep_rec_free(&back);
+    mg_sweep_rec_free(&r);
+    /* a candidate the generator rejects is a record with its reason */
+    memset(&r, 0, sizeof r);
+    mg_sweep_simulate(&fx.dev, "conv2d H=8 W=8 Cin=32 Cout=32 K=1 tile=1x4 wg=3000,1,1",
+                      MG_SAMPLE_AUTO, &r);
+    CU_ASSERT_EQUAL(r.ok, 0);
+    CU_ASSERT_TRUE(r.reason && *r.reason);
+    line = mg_sweep_rec_line(&r);
+    CU_ASSERT_PTR_NOT_NULL(strstr(line, "\"status\":\"rejected\""));
+    free(line);
+    mg_sweep_rec_free(&r);
+}
+
+/* ---- variants ------------------------------------------------------------- */
+
+static int variant(const char *arg1, const char *arg2, mg_device *out, char (*res)[48],
+                   mg_diag *d)
+{
+    mg_vary v[2];
+    int choice[2] = {0, 0}, n = 0;
+    if (mg_vary_parse(arg1, &v[n++], d)) return -1;
+    if (arg2 && mg_vary_parse(arg2, &v[n++], d)) return -1;
+    cJSON *doc = mg_json_load(CFG, d);
+    int rc = mg_device_variant(doc, CFG, &fx.dev, n, v, choice, out, res, d);
+    cJSON_Delete(doc);
+    return rc;
+}
+
+static void test_variants(void)
+{
+    mg_device *v = malloc(sizeof *v);
+    char res[2][48];
+    mg_diag d;
+    mg_diag_init(&d);
+    CU_ASSERT_EQUAL_FATAL(variant("registers.pool_regs_per_sp=x0.5", "tex_l1.size=512B", v,
+                                  res, &d), 0);
+    CU_ASSERT_EQUAL(v->pool_regs_per_sp, fx.dev.pool_regs_per_sp / 2);
+    CU_ASSERT_EQUAL(v->tex_l1.size, 512);
+    /* adreno640's texture L1 is fully associative: it stays so */
+    CU_ASSERT_EQUAL(fx.dev.tex_l1.assoc * fx.dev.tex_l1.line, fx.dev.tex_l1.size);
+    CU_ASSERT_EQUAL(v->tex_l1.assoc * v->tex_l1.line, 512);
+    CU_ASSERT_STRING_EQUAL(res[0], "35136");
+    CU_ASSERT_STRING_EQUAL(res[1], "512B");
+    CU_ASSERT_EQUAL(v->l2.size, fx.dev.l2.size);                  /* nothing else moved */
+    CU_ASSERT_EQUAL(v->clock_hz, fx.dev.clock_hz);
+    CU_ASSERT_EQUAL_FATAL(variant("tex_l1.size=x4", "core.clock=x2", v, res, &d), 0);
+    CU_ASSERT_EQUAL(v->tex_l1.size, 4 * fx.dev.tex_l1.size);
+    CU_ASSERT_DOUBLE_EQUAL(v->clock_hz, 2 * fx.dev.clock_hz, 1e-6);
+    /* x1 is the base config: same hash */
+    char h0[24], h1[24];
+    CU_ASSERT_EQUAL_FATAL(variant("registers.pool_regs_per_sp=x1", NULL, v, res, &d), 0);
+    mg_sweep_hash_device(&fx.dev, h0);
+    mg_sweep_hash_device(v, h1);
+    CU_ASSERT_STRING_EQUAL(h0, h1);
+    CU_ASSERT_EQUAL_FATAL(variant("registers.pool_regs_per_sp=x2", NULL, v, res, &d), 0);
+    mg_sweep_hash_device(v, h1);
+    CU_ASSERT_STRING_NOT_EQUAL(h0, h1);
+    CU_ASSERT_FALSE(mg_diag_failed(&d));
+    /* errors name the key and value */
+    const char *bad[][2] = {
+        {"tex_l1.size=1KB", "ambiguous"},
+        {"registers.pool_regs=x2", "did you mean \"registers.pool_regs_per_sp\""},
+        {"tex_l1.replacement=x2", "cannot be multiplied"},
+        {"core.sp_count=1.5", "integer"},
+        {"tex_l1.size=x0", "multiplier"},
+        {"tex_l1.size=", "empty value"},
+        {"registers.pool_regs_per_sp=1", "not a valid config"},
+        {"buffer_l1.size=x2", "does not apply"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        mg_diag e;
+        mg_diag_init(&e);
+        CU_ASSERT_EQUAL(variant(bad[i][0], NULL, v, res, &e), -1);
+        int found = 0;
+        for (size_t q = 0; q < e.stored; q++) found |= strstr(e.msg[q], bad[i][1]) != NULL;
+        if (!found) fprintf(stderr, "\n%s: got '%s'\n", bad[i][0], mg_diag_first(&e));
+        CU_ASSERT_TRUE(found);
+        mg_diag_free(&e);
+    }
+    mg_diag_free(&d);
+    free(v);
+}
+
+/* `mgsim whatif` with an x1 variant: the base and that variant are the
+ * plain sweep's best; a smaller texture L1 changes the pruning. */
+static void test_whatif_base(void)
+{
+    const char *out = path("whatif.json");
+    char *argv[] = {"whatif", "--config", CFG, "--space", SPACE, "--rules", RULES,
+                    "--vary", "tex_l1.size=x1,512B", "-j", "2", "--no-progress", "--json",
+                    "-o", (char *)out, NULL};
+    CU_ASSERT_EQUAL_FATAL(mg_cmd_whatif(15, argv), MG_EXIT_OK);
+    mg_diag d;
+    mg_diag_init(&d);
+    cJSON *j = mg_json_load(out, &d);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+    const cJSON *base = cJSON_GetObjectItem(j, "base");
+    const cJSON *vs = cJSON_GetObjectItem(j, "variants");
+    CU_ASSERT_EQUAL_FATAL(cJSON_GetArraySize(vs), 2);
+    const cJSON *v1 = cJSON_GetArrayItem(vs, 0), *v2 = cJSON_GetArrayItem(vs, 1);
+    double bi = cJSON_GetObjectItem(cJSON_GetObjectItem(base, "best"), "index")->valuedouble;
+    double bk = cJSON_GetObjectItem(cJSON_GetObjectItem(base, "best_kept"), "index")->valuedouble;
+    CU_ASSERT_EQUAL((uint64_t)bi, ref.best.index);
+    CU_ASSERT_EQUAL((uint64_t)bk, ref.best_kept.index);
+    CU_ASSERT_EQUAL(cJSON_GetObjectItem(base, "kept")->valuedouble, (double)ref.kept);
+    CU_ASSERT_TRUE(cJSON_IsTrue(cJSON_GetObjectItem(v1, "same_as_base")));
+    CU_ASSERT_TRUE(cJSON_IsFalse(cJSON_GetObjectItem(v1, "changed")));
+    CU_ASSERT_TRUE(cJSON_IsFalse(cJSON_GetObjectItem(v2, "same_as_base")));
+    /* half the texture L1: the l1 rule prunes more */
+    CU_ASSERT_TRUE(cJSON_GetObjectItem(v2, "kept")->valuedouble < (double)ref.kept);
+    cJSON_Delete(j);
+    mg_diag_free(&d);
+}
+
+int add_sweep_suite(void)
+{
+    CU_pSuite s = CU_add_suite("sweep", setup, teardown);
+    if (!s) return -1;
+    return !CU_add_test(s, "-j1 and -j3 byte-identical", test_threads_identical) ||
+           !CU_add_test(s, "resume equals an uninterrupted sweep", test_resume) ||
+           !CU_add_test(s, "foreign or damaged results refused", test_foreign_refused) ||
+           !CU_add_test(s, "pruned-only", test_pruned_only) ||
+           !CU_add_test(s, "record round trip and rejection", test_record_roundtrip) ||
+           !CU_add_test(s, "device variants", test_variants) ||
+           !CU_add_test(s, "whatif base equals the sweep", test_whatif_base);
+}

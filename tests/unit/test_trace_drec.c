@@ -1,0 +1,396 @@
+/* test_trace_drec.c - the record form of a work group (traces/trace_drec.c)
+ * and what the simulator builds on it: every generated record reads back
+ * the same from the record form as from the encoded form, the record form
+ * re-encodes to the same bytes, mg_rec_distinct_lanes() keeps the first
+ * occurrence of every address, a cursor with distinct_only fills the
+ * listed lanes right, and a simulation from a trace file gives exactly the
+ * statistics of the in-memory one. */
+#include <CUnit/CUnit.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stddef.h>
+#include <unistd.h>
+
+#include "config/device.h"
+#include "gen/gen.h"
+#include "model/model.h"
+#include "suites.h"
+#include "trace_internal.h"
+
+/* Schedules whose traces cover the record kinds: affine texel and buffer
+ * records with full and partial masks (conv2d boundary groups, warpsize's
+ * partial warp), random lists (pchase, rstride2d), local memory with
+ * barriers, constants, ALU work. */
+static const char *const lines[] = {
+    "conv2d H=14 W=14 Cin=16 Cout=16 K=1 tile=4x4 wg=4,4 layout=image storage=fp16",
+    "conv2d H=9 W=9 Cin=8 Cout=8 K=3 pad=1 tile=2x4 wg=2,8 layout=buffer",
+    "matmul M=32 N=32 K=32",
+    "eltwise",
+    "pchase mem=image range=4096 stride=32 stride_y=2 W=32 iters=50",
+    "pchase mem=buffer range=3072 stride=12 iters=60",
+    "rstride2d strides=3,5 W=16 H=16 iters=40 seed=7",
+    "bandwidth mem=local footprint=4096 items=128 wg=64 vec=2 iters=1",
+    "bandwidth mem=image pattern=block4 footprint=16384 items=16 wg=16 iters=2",
+    "warpsize items=100 groups=7",
+    "softmax M=4 N=96",
+};
+#define N_LINES (sizeof lines / sizeof lines[0])
+
+/* Prepare the generator for line with warp width warp.  Returns 0. */
+static int prepare(const char *line, int warp, mg_gen *g)
+{
+    char buf[512], *w[32];
+    snprintf(buf, sizeof buf, "%s warp=%d", line, warp);
+    int n = 0;
+    for (char *t = strtok(buf, " "); t && n < 32; t = strtok(NULL, " ")) w[n++] = t;
+    mg_schedule s;
+    mg_diag d;
+    mg_diag_init(&d);
+    int rc = mg_schedule_parse(w[0], n - 1, w + 1, &s, &d) || mg_gen_prepare(g, &s, &d);
+    if (rc) mg_diag_print(&d, stderr, line);
+    mg_diag_free(&d);
+    return rc ? -1 : 0;
+}
+
+/* Do a and b hold the same record (the fields the decoder sets, and the
+ * addresses of the active lanes)?  lanes: only these (NULL: every active
+ * lane). */
+static int same_rec(const mg_rec *a, const mg_rec *b, const uint8_t *lanes, unsigned nl)
+{
+    if (a->type != b->type || a->site != b->site || a->lanes != b->lanes ||
+        a->mask[0] != b->mask[0] || a->mask[1] != b->mask[1] || a->cls != b->cls ||
+        a->vec != b->vec || a->n != b->n || a->flops != b->flops || a->obj != b->obj ||
+        a->width != b->width)
+        return 0;
+    if (a->type == MG_REC_ALU && a->dep != b->dep) return 0;
+    if (!mg_rec_dims(a->type)) return 1;
+    if (lanes) {
+        for (unsigned k = 0; k < nl; k++)
+            if (a->a[lanes[k]] != b->a[lanes[k]] || a->b[lanes[k]] != b->b[lanes[k]]) return 0;
+        return 1;
+    }
+    for (unsigned l = 0; l < a->lanes; l++)
+        if (mg_rec_active(a, l) && (a->a[l] != b->a[l] || a->b[l] != b->b[l])) return 0;
+    return 1;
+}
+
+/* For every work group of every line: the record form reads back as the
+ * encoded form, record by record; re-encoding it gives the same bytes; a
+ * distinct_only cursor gives the listed lanes right. */
+static void test_forms_agree(void)
+{
+    mg_rec *ra = malloc(sizeof *ra), *rb = malloc(sizeof *rb), *rc = malloc(sizeof *rc);
+    mg_gen *g = calloc(1, sizeof *g);
+    CU_ASSERT_FATAL(ra && rb && rc && g);
+    uint64_t recs = 0, lists = 0, partial = 0;
+    for (size_t i = 0; i < N_LINES; i++) {
+        CU_ASSERT_EQUAL_FATAL(prepare(lines[i], i % 2 ? 16 : 64, g), 0);
+        mg_trace_wg enc, rec, re;
+        mg_trace_wg_init(&enc);
+        mg_trace_wg_init(&rec);
+        mg_trace_wg_init(&re);
+        int bad = 0;
+        for (uint64_t idx = 0; idx < mg_gen_num_wgs(g) && !bad; idx++) {
+            mg_gen_trace_wg(g, idx, &enc);
+            rec.want_recs = 1;
+            mg_gen_trace_wg(g, idx, &rec);
+            CU_ASSERT_FALSE(enc.in_recs);
+            CU_ASSERT_TRUE(rec.in_recs);
+            CU_ASSERT_EQUAL(rec.n_warps, enc.n_warps);
+            for (uint32_t w = 0; w < enc.n_warps && w < rec.n_warps && !bad; w++) {
+                CU_ASSERT_EQUAL(rec.warps[w].n_records, enc.warps[w].n_records);
+                mg_trace_cursor ca, cb, cc;
+                mg_trace_cursor_init(&ca, &enc, w);
+                mg_trace_cursor_init(&cb, &rec, w);
+                mg_trace_cursor_init(&cc, &rec, w);
+                cc.distinct_only = 1;
+                int ga, gb, gc;
+                while ((ga = mg_trace_cursor_next(&ca, ra, NULL)) == 1) {
+                    gb = mg_trace_cursor_next(&cb, rb, NULL);
+                    gc = mg_trace_cursor_next(&cc, rc, NULL);
+                    recs++;
+                    uint8_t ln[MG_TRACE_MAX_LANES];
+                    unsigned nl = mg_rec_distinct_lanes(rc, ln);
+                    lists += mg_rec_dims(rb->type) && !rb->form_p;
+                    partial += nl < mg_rec_popcount(rc);
+                    if (gb != 1 || gc != 1 || !same_rec(ra, rb, NULL, 0) ||
+                        !same_rec(ra, rc, ln, nl)) {
+                        fprintf(stderr, "\n%s: group %llu warp %u record %u differs\n", lines[i],
+                                (unsigned long long)idx, w, ca.index - 1);
+                        bad = 1;
+                        break;
+                    }
+                }
+                CU_ASSERT_EQUAL(ga, 0);
+                CU_ASSERT_EQUAL(mg_trace_cursor_next(&cb, rb, NULL), 0);
+            }
+            CU_ASSERT_EQUAL(mg_trace_wg_encode(&re, &rec), 0);
+            CU_ASSERT_TRUE(re.len == enc.len && memcmp(re.bytes, enc.bytes, enc.len) == 0);
+            CU_ASSERT_FALSE(bad);
+        }
+        mg_trace_wg_free(&enc);
+        mg_trace_wg_free(&rec);
+        mg_trace_wg_free(&re);
+        mg_gen_free(g);
+    }
+    /* the lines exercise records whose lanes repeat others' addresses */
+    CU_ASSERT_TRUE(recs > 1000);
+    CU_ASSERT_TRUE(partial > 0);
+    (void)lists;
+    free(ra);
+    free(rb);
+    free(rc);
+    free(g);
+}
+
+static uint64_t rng = 0x2545f4914f6cdd1dull;
+static uint64_t rnd(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+/* A random record of a warp of `lanes` lanes: every type; masks full, in
+ * rows, or random; addresses affine in rows of a random P (a or c often 0)
+ * or random lists; sites from a few, two of them sharing a site slot. */
+static void random_rec(mg_rec *r, uint32_t lanes)
+{
+    static const uint8_t vecs[] = {1, 2, 3, 4, 8, 16};
+    static const uint16_t sites[] = {1, 2, 3, 65};
+    memset(r, 0, offsetof(mg_rec, a));
+    r->type = (uint8_t)(1 + rnd() % (MG_REC_TYPE_COUNT - 1));
+    r->site = sites[rnd() % 4];
+    r->lanes = (uint16_t)lanes;
+    uint32_t p = rnd() % 2 ? lanes : 1 + (uint32_t)(rnd() % lanes);
+    unsigned kind = (unsigned)(rnd() % 3);
+    for (uint32_t l = 0; l < lanes; l++)
+        if (kind == 0 || (kind == 1 && (l / p) % 3 != 1) || (kind == 2 && rnd() % 2))
+            mg_rec_set_active(r, l);
+    if (r->type == MG_REC_ALU) {
+        r->cls = (uint8_t)(rnd() % MG_ALU_CLASS_COUNT);
+        r->vec = vecs[rnd() % 6];
+        r->n = 1 + (uint32_t)(rnd() % 40);
+        r->flops = (uint8_t)(rnd() % 3);
+        r->dep = (uint32_t)(rnd() % (r->n + 1));      /* 0: the encoder's default 1 */
+        return;
+    }
+    if (r->type == MG_REC_BARRIER) {
+        r->obj = (uint8_t)(1 + rnd() % 3);
+        return;
+    }
+    int local = r->type == MG_REC_LOCAL_LOAD || r->type == MG_REC_LOCAL_STORE;
+    r->obj = local ? 0 : (uint8_t)(rnd() % 4);
+    r->width = 1 + (uint32_t)(rnd() % 16);
+    int list = rnd() % 4 == 0, dims = mg_rec_dims(r->type);
+    int64_t base[2], a[2], c[2];
+    for (int d = 0; d < 2; d++) {
+        base[d] = (int64_t)(rnd() % 100000);
+        a[d] = rnd() % 2 ? 0 : (int64_t)(rnd() % 64) - 16;
+        c[d] = rnd() % 2 ? 0 : (int64_t)(rnd() % 4096);
+    }
+    for (uint32_t l = 0; l < lanes; l++) {
+        if (!mg_rec_active(r, l)) continue;
+        r->a[l] = list ? (int64_t)(rnd() % 1000000) : base[0] + a[0] * (l % p) + c[0] * (l / p);
+        r->b[l] = dims < 2 ? 0 : list ? (int64_t)(rnd() % 5000) : base[1] + a[1] * (l % p) + c[1] * (l / p);
+    }
+}
+
+/* Random records put into both forms read back the same, and the record
+ * form re-encodes to the encoder's bytes. */
+static void test_random_records(void)
+{
+    static const uint32_t widths[] = {1, 16, 64, 100, 128};
+    mg_rec *r = malloc(sizeof *r), *ra = malloc(sizeof *ra), *rb = malloc(sizeof *rb);
+    CU_ASSERT_FATAL(r && ra && rb);
+    uint64_t lists = 0;
+    int switched = 0;
+    for (size_t wi = 0; wi < 10; wi++) {
+        mg_trace_wg enc, rec, re;
+        mg_trace_wg_init(&enc);
+        mg_trace_wg_init(&rec);
+        mg_trace_wg_init(&re);
+        rec.want_recs = 1;
+        if (wi >= 5) rec.recs_max = 50000;     /* outgrown inside a warp: encoded on */
+        uint32_t id[3] = {0, 0, 0};
+        CU_ASSERT_EQUAL(mg_trace_wg_begin(&enc, id), 0);
+        CU_ASSERT_EQUAL(mg_trace_wg_begin(&rec, id), 0);
+        for (int w = 0; w < 3; w++) {
+            CU_ASSERT_EQUAL(mg_trace_wg_warp_begin(&enc, widths[wi % 5]), 0);
+            CU_ASSERT_EQUAL(mg_trace_wg_warp_begin(&rec, widths[wi % 5]), 0);
+            for (int k = 0; k < 400; k++) {
+                random_rec(r, widths[wi % 5]);
+                CU_ASSERT_EQUAL(mg_trace_wg_put(&enc, r), 0);
+                CU_ASSERT_EQUAL(mg_trace_wg_put(&rec, r), 0);
+            }
+            CU_ASSERT_EQUAL(mg_trace_wg_warp_end(&enc), 0);
+            CU_ASSERT_EQUAL(mg_trace_wg_warp_end(&rec), 0);
+        }
+        for (size_t k = 0; k < rec.nrecs; k++) lists += rec.recs[k].list;
+        switched += wi >= 5 && !rec.in_recs;
+        int same = 1;
+        for (uint32_t w = 0; w < 3; w++) {
+            mg_trace_cursor ca, cb, cc;
+            mg_trace_cursor_init(&ca, &enc, w);
+            mg_trace_cursor_init(&cb, &rec, w);
+            mg_trace_cursor_init(&cc, &rec, w);
+            cc.distinct_only = 1;
+            int ga;
+            while ((ga = mg_trace_cursor_next(&ca, ra, NULL)) == 1) {
+                /* distinct_only: the listed lanes (every lane past 64 lanes) */
+                uint8_t ln[MG_TRACE_MAX_LANES];
+                int gc = mg_trace_cursor_next(&cc, r, NULL);
+                unsigned nl = mg_rec_distinct_lanes(r, ln);
+                if (gc != 1 || !same_rec(ra, r, widths[wi % 5] <= 64 ? ln : NULL, nl)) {
+                    if (same) fprintf(stderr, "\n%u lanes: warp %u record %u (distinct) differs\n",
+                                      widths[wi % 5], w, ca.index - 1);
+                    same = 0;
+                }
+                if (mg_trace_cursor_next(&cb, rb, NULL) != 1 || !same_rec(ra, rb, NULL, 0)) {
+                    if (same) fprintf(stderr, "\n%u lanes: warp %u record %u differs\n",
+                                      widths[wi % 5], w, ca.index - 1);
+                    same = 0;
+                }
+            }
+            CU_ASSERT_EQUAL(ga, 0);
+        }
+        CU_ASSERT_TRUE(same);
+        CU_ASSERT_EQUAL(mg_trace_wg_encode(&re, &rec), 0);
+        CU_ASSERT_TRUE(re.len == enc.len && memcmp(re.bytes, enc.bytes, enc.len) == 0);
+        mg_trace_wg_free(&enc);
+        mg_trace_wg_free(&rec);
+        mg_trace_wg_free(&re);
+    }
+    CU_ASSERT_TRUE(lists > 100);
+    CU_ASSERT_EQUAL(switched, 5);
+    free(r);
+    free(ra);
+    free(rb);
+}
+
+/* ---- mg_rec_distinct_lanes ---------------------------------------------------- */
+
+/* Random affine records (a or c often 0, masks full, row-shaped or random):
+ * the first occurrences of (a, b) over the listed lanes are those over
+ * every active lane, in the same order, and the list is ascending. */
+static void test_distinct_lanes(void)
+{
+    static mg_rec r;
+    int reduced = 0;
+    for (int it = 0; it < 20000; it++) {
+        memset(&r, 0, sizeof r);
+        static const uint32_t widths[] = {1, 7, 16, 32, 64, 100, 128};
+        uint32_t lanes = widths[rnd() % 7];
+        uint32_t p = 1 + (uint32_t)(rnd() % lanes);
+        if (rnd() % 2) p = lanes;
+        if (rnd() % 3 == 0) p = 16 <= lanes ? 16 : p;
+        r.type = MG_REC_TEX_READ;
+        r.lanes = (uint16_t)lanes;
+        int64_t base[2], a[2], c[2];
+        for (int d = 0; d < 2; d++) {
+            base[d] = (int64_t)(rnd() % 100);
+            a[d] = rnd() % 2 ? 0 : (int64_t)(rnd() % 5);
+            c[d] = rnd() % 2 ? 0 : (int64_t)(rnd() % 300);
+        }
+        unsigned kind = (unsigned)(rnd() % 3);
+        for (uint32_t l = 0; l < lanes; l++) {
+            int on = kind == 0 || (kind == 1 && (l / p) % 2 == 0) || (kind == 2 && rnd() % 3);
+            if (!on) continue;
+            mg_rec_set_active(&r, l);
+            r.a[l] = base[0] + a[0] * (l % p) + c[0] * (l / p);
+            r.b[l] = base[1] + a[1] * (l % p) + c[1] * (l / p);
+        }
+        r.form_p = p;
+        r.form = mg_trace_form_bits(2, a, c);
+        uint8_t ln[MG_TRACE_MAX_LANES];
+        unsigned nl = mg_rec_distinct_lanes(&r, ln);
+        /* first occurrences over every active lane */
+        int64_t fa[MG_TRACE_MAX_LANES], fb[MG_TRACE_MAX_LANES];
+        unsigned nf = 0;
+        for (uint32_t l = 0; l < lanes; l++) {
+            if (!mg_rec_active(&r, l)) continue;
+            unsigned k = 0;
+            while (k < nf && (fa[k] != r.a[l] || fb[k] != r.b[l])) k++;
+            if (k == nf) { fa[nf] = r.a[l]; fb[nf] = r.b[l]; nf++; }
+        }
+        unsigned ng = 0, ok = 1;
+        for (unsigned i = 0; i < nl; i++) {
+            unsigned l = ln[i];
+            if (!mg_rec_active(&r, l) || (i && ln[i - 1] >= l)) ok = 0;
+            unsigned k = 0;
+            while (k < ng && (fa[k] != r.a[l] || fb[k] != r.b[l])) k++;
+            if (k == ng) {
+                if (ng >= nf || fa[ng] != r.a[l] || fb[ng] != r.b[l]) ok = 0;
+                ng++;
+            }
+        }
+        if (!ok || ng != nf) {
+            CU_FAIL("mg_rec_distinct_lanes lost or reordered an address");
+            fprintf(stderr, "\nlanes %u p %u form %u kind %u\n", lanes, p, r.form, kind);
+            return;
+        }
+        reduced += nl < mg_rec_popcount(&r);
+    }
+    CU_ASSERT_TRUE(reduced > 1000);
+}
+
+/* ---- the simulation: in memory and from a file -------------------------------- */
+
+/* mg_sim_run on line's generated trace (record form) and on the same trace
+ * written to a file and read back: the statistics are the same bytes. */
+static void sim_both(const char *config, const char *line)
+{
+    mg_device *dev = malloc(sizeof *dev);
+    mg_gen *g = calloc(1, sizeof *g);
+    CU_ASSERT_FATAL(dev && g);
+    mg_diag d;
+    mg_diag_init(&d);
+    CU_ASSERT_EQUAL_FATAL(mg_device_load(config, 0, dev, &d), 0);
+    CU_ASSERT_EQUAL_FATAL(prepare(line, (int)dev->warp_width, g), 0);
+    char path[256];
+    snprintf(path, sizeof path, "/tmp/test_trace_drec.%ld.mgt", (long)getpid());
+    mg_gen_stream gs;
+    mg_trace_source src = mg_gen_source(&gs, g);
+    CU_ASSERT_EQUAL_FATAL(mg_trace_write_all(path, &src, &d), 0);
+    mg_sim_opts o = {.quiet = 1};
+    mg_sim_stats mem, file;
+    src = mg_gen_source(&gs, g);
+    CU_ASSERT_EQUAL(mg_sim_run(dev, &src, &o, &mem, &d), 0);
+    mg_trace_reader *rd = mg_trace_reader_open(path, &d);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(rd);
+    mg_trace_source fsrc = mg_trace_reader_source(rd);
+    CU_ASSERT_EQUAL(mg_sim_run(dev, &fsrc, &o, &file, &d), 0);
+    mg_trace_reader_close(rd);
+    remove(path);
+    CU_ASSERT_TRUE(mem.warp_instrs > 0);
+    if (memcmp(&mem, &file, sizeof mem)) {
+        CU_FAIL("the simulation from a trace file differs from the in-memory one");
+        fprintf(stderr, "\n%s on %s: cycles %.0f in memory, %.0f from the file\n", line, config,
+                mem.cycles, file.cycles);
+    }
+    mg_diag_print(&d, stderr, "sim_both");
+    mg_diag_free(&d);
+    mg_gen_free(g);
+    free(g);
+    free(dev);
+}
+
+static void test_sim_file_equals_memory(void)
+{
+    static const char *const configs[] = {"configs/devices/adreno640.json",
+                                          "configs/devices/mali-g76-mp5.json"};
+    for (size_t c = 0; c < 2; c++)
+        for (size_t i = 0; i < N_LINES; i++) sim_both(configs[c], lines[i]);
+}
+
+int add_trace_drec_suite(void)
+{
+    CU_pSuite s = CU_add_suite("trace_drec", NULL, NULL);
+    return s && CU_add_test(s, "forms_agree", test_forms_agree) &&
+                   CU_add_test(s, "random_records", test_random_records) &&
+                   CU_add_test(s, "distinct_lanes", test_distinct_lanes) &&
+                   CU_add_test(s, "sim_file_equals_memory", test_sim_file_equals_memory)
+               ? 0 : -1;
+}

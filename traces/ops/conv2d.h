@@ -1,0 +1,59 @@
+/*
+ * conv2d.h - the conv2d operator's parts (internal to traces/ops): the
+ * geometry every part derives from a schedule, the OpenCL emitter
+ * (conv2d_cl.c) and the trace emitter (conv2d_trace.c); conv2d.c holds the
+ * keys, check(), the plan (static features) and the CPU reference, and
+ * documents the kernel.
+ */
+#ifndef MG_OPS_CONV2D_H
+#define MG_OPS_CONV2D_H
+
+#include <stdint.h>
+
+#include "gen/kernel.h"
+#include "gen/schedule.h"
+#include "gen/strbuf.h"
+#include "trace.h"
+
+/* Sites (the kernel's access and ALU points; 5 was an address site once
+ * and stays reserved so that the numbers of the others do not move). */
+enum {
+    MG_CONV_SITE_X = 1, MG_CONV_SITE_W, MG_CONV_SITE_FMA, MG_CONV_SITE_Y,
+    MG_CONV_SITE_LST = 6, MG_CONV_SITE_BAR, MG_CONV_SITE_LLD, MG_CONV_SITE_ADD
+};
+enum { MG_CONV_TX, MG_CONV_TW, MG_CONV_TY };      /* tensor indices */
+
+typedef struct mg_conv_geom {
+    int64_t Ho, Wo;            /* output height and width */
+    int64_t TW, TC;            /* tile: pixels along W x output channels */
+    int64_t V;                 /* load width: 4 when X or Wt is an image, else vec */
+    int64_t nx, nz;            /* tiles along Wo, along Cout */
+    int64_t cin4, cout4;       /* texels per pixel of X, of Y */
+    int64_t S;                 /* split */
+    int64_t R;                 /* output rows per work group: wg z / split */
+    int64_t CS;                /* standard: input channels per split item, Cin / S */
+    int64_t TT;                /* depthwise: window taps per split item, K K / S */
+    int64_t clen;              /* channel-loop length per tap: CS, or TC (depthwise) */
+    int64_t nw;                /* weight loads per iteration: TC, or 1 (depthwise) */
+    int64_t iters;             /* main-loop iterations per item */
+    int64_t LW;                /* width of a partial-sum local store/load */
+    int64_t SV;                /* width of an output store */
+    int img_x, img_w, img_y, eb;
+} mg_conv_geom;
+
+/* Derive g from a schedule that passed (or is being checked by) check();
+ * divisions by zero cannot happen for any schedule within the key ranges. */
+void mg_conv_geom_of(const mg_schedule *s, mg_conv_geom *g);
+
+/* Local memory for the partial tiles of split > 1 (0 when split = 1):
+ * (S - 1) x items per split slice x TW x TC floats. */
+int64_t mg_conv_local_bytes(const mg_schedule *s, const mg_conv_geom *g);
+
+/* Append the kernel's OpenCL C source (conv2d_cl.c). */
+void mg_conv_emit_cl(const mg_schedule *s, const mg_kernel *k, mg_sb *o);
+
+/* Emit work group wg's trace, in the kernel's program order (conv2d_trace.c). */
+void mg_conv_trace_wg(const mg_schedule *s, const mg_kernel *k, const uint32_t wg[3],
+                      mg_trace_wg *out);
+
+#endif
