@@ -4,9 +4,10 @@
 # print their headline figures, list the OpenCL devices, check romou's
 # conv1x1 kernel on PoCL (results and access trace), and simulate it on an
 # Adreno 640 and a Mali-G76; then prune romou's conv1x1 space with romou's
-# rules and sweep a shipped space (the kept candidates of layernorm over
-# N = 16..4096) on the Adreno 640 on every core, into a results file that a
-# rerun resumes (see README.md, "The main job").
+# rules and sweep a shipped space (the candidates romou's rules keep of
+# conv1x1 [14,14,128,128], the same template) on the Adreno 640 on every
+# core, into a results file that a rerun resumes (see README.md, "The main
+# job").
 set -eu
 MGSIM=$1 MGPROBE=$2
 CONV="conv2d H=28 W=28 Cin=128 Cout=128 K=1 tile=4x4 wg=16,4 layout=image storage=fp16"
@@ -31,9 +32,9 @@ echo "== romou's pruning rules on romou's conv1x1 space, adreno640 (mgsim prune 
 "$MGSIM" prune --config configs/devices/adreno640.json \
     --space configs/spaces/conv1x1-28x28x256x256.json --rules configs/rules/romou.json --summary
 echo
-SWEEP="--config configs/devices/adreno640.json --space configs/spaces/layernorm-128xN.json --rules configs/rules/romou.json --pruned-only"
+SWEEP="--config configs/devices/adreno640.json --space configs/spaces/conv1x1-14x14x128x128.json --rules configs/rules/romou.json --pruned-only"
 mkdir -p build/run
-echo "== Sweep: the layernorm candidates romou's rules keep, simulated on adreno640"
-echo "   (mgsim sweep $SWEEP -j $(nproc) -o build/run/layernorm-adreno640.jsonl)"
-"$MGSIM" sweep $SWEEP -j "$(nproc)" -o build/run/layernorm-adreno640.jsonl
+echo "== Sweep: the conv1x1 [14,14,128,128] candidates romou's rules keep, simulated on adreno640"
+echo "   (mgsim sweep $SWEEP -j $(nproc) -o build/run/conv1x1-14-adreno640.jsonl)"
+"$MGSIM" sweep $SWEEP -j "$(nproc)" -o build/run/conv1x1-14-adreno640.jsonl
 echo

@@ -156,6 +156,52 @@ int mg_trace_drec_put(mg_trace_wg *wg, const mg_rec *r, int full)
     return 0;
 }
 
+int mg_trace_wg_put_affine(mg_trace_wg *wg, mg_rec *r, const mg_trace_affine *f)
+{
+    int dims = mg_rec_dims(r->type);
+    mg_trace_warp *w = wg->n_warps ? &wg->warps[wg->n_warps - 1] : NULL;
+    size_t max = wg->recs_max ? wg->recs_max : MG_TRACE_RECS_MAX;
+    uint64_t full0 = r->lanes >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << r->lanes) - 1;
+    uint64_t full1 = r->lanes >= 128 ? ~(uint64_t)0
+                     : r->lanes > 64 ? ((uint64_t)1 << (r->lanes - 64)) - 1 : 0;
+    if (!wg->in_recs || !dims || !w || w->len != SIZE_MAX || r->lanes != w->lanes ||
+        f->p < 1 || f->p > r->lanes || (r->mask[0] & ~full0) || (r->mask[1] & ~full1) ||
+        w->n_records == UINT32_MAX ||
+        wg->nrecs * sizeof *wg->recs + wg->npool * sizeof *wg->pool > max) {
+        if (dims && f->p >= 1 && r->lanes <= MG_TRACE_MAX_LANES) {
+            mg_trace_expand(r->a, r->mask, r->lanes, f->base[0], f->a[0], f->c[0], f->p);
+            if (dims == 2) mg_trace_expand(r->b, r->mask, r->lanes, f->base[1], f->a[1],
+                                           f->c[1], f->p);
+            else mg_trace_expand(r->b, r->mask, r->lanes, 0, 0, 0, f->p);
+        }
+        return mg_trace_wg_put(wg, r);           /* checks, then encodes */
+    }
+    if (grow((void **)&wg->recs, &wg->recs_cap, wg->nrecs + 1, sizeof *wg->recs)) return -1;
+    mg_trace_drec *q = &wg->recs[wg->nrecs];
+    static const mg_trace_drec zero;
+    *q = zero;
+    q->type = r->type;
+    q->site = r->site;
+    q->mask[0] = r->mask[0];
+    q->mask[1] = r->mask[1];
+    q->obj = r->obj;
+    q->width = r->width;
+    q->p = f->p;
+    for (int d = 0; d < dims; d++) {
+        q->base[d] = f->base[d];
+        q->a[d] = f->a[d];
+        q->c[d] = f->c[d];
+    }
+    mg_trace_site *s = &wg->sites[r->site % MG_TRACE_SITE_SLOTS];
+    s->used = 1;
+    s->site = r->site;
+    s->affine = 1;
+    s->p = f->p;
+    wg->nrecs++;
+    w->n_records++;
+    return 0;
+}
+
 void mg_trace_expand(int64_t *v, const uint64_t mask[2], uint32_t lanes, int64_t base, int64_t a,
                      int64_t c, uint32_t p)
 {

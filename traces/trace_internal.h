@@ -88,6 +88,15 @@ static inline uint8_t mg_trace_form_bits(int dims, const int64_t a[2], const int
  * -1 on OOM. */
 int mg_trace_drec_put(mg_trace_wg *wg, const mg_rec *r, int full);
 
+/* Put memory record r, every field but the addresses set, with the
+ * addresses of its active lanes given by the affine form f (f->p in
+ * 1..r->lanes; dimension 1 ignored for 1D types): in record form the
+ * form is stored as it is, with no per-lane work and no fitting;
+ * otherwise (bytes, or a group past its record-form budget) r's active
+ * lanes are filled from f and r is put with mg_trace_wg_put().  The same
+ * records either way.  Returns 0, -1 as mg_trace_wg_put(). */
+int mg_trace_wg_put_affine(mg_trace_wg *wg, mg_rec *r, const mg_trace_affine *f);
+
 /* Write v[l] = base + a x (l % p) + c x (l / p) (wrapping) for the lanes
  * l < lanes set in mask. */
 void mg_trace_expand(int64_t *v, const uint64_t mask[2], uint32_t lanes, int64_t base, int64_t a,

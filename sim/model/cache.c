@@ -15,13 +15,19 @@ int mg_cache_init(mg_cache *c, uint32_t sets, uint32_t ways, const mg_repl_polic
     c->ways = ways ? ways : 1;
     c->set_mask = (c->sets & (c->sets - 1)) == 0 ? c->sets - 1 : 0;
     c->pol = pol;
-    c->lru = pol == &mg_repl_lru;
+    c->lru = pol == &mg_repl_lru && c->ways <= 65536;
     size_t n = (size_t)c->sets * c->ways;
-    c->tags = calloc(n, sizeof *c->tags);
+    c->slot = calloc(n, sizeof *c->slot);
     c->fill = calloc(c->sets, sizeof *c->fill);
-    uint64_t sb = pol->state_bytes(c->sets, c->ways);
-    c->pstate = calloc(1, sb ? sb : 1);
-    int ok = c->tags && c->fill && c->pstate;
+    int ok = c->slot && c->fill;
+    if (c->lru) {
+        c->head = calloc(c->sets, sizeof *c->head);
+        ok = ok && c->head;
+    } else {
+        uint64_t sb = pol->state_bytes(c->sets, c->ways);
+        c->pstate = calloc(1, sb ? sb : 1);
+        ok = ok && c->pstate;
+    }
     if (ok && c->ways >= MG_CACHE_INDEX_WAYS && n < ((size_t)1 << 30)) {
         size_t buckets = 16;
         int bits = 4;
@@ -30,118 +36,165 @@ int mg_cache_init(mg_cache *c, uint32_t sets, uint32_t ways, const mg_repl_polic
             bits++;
         }
         c->index = calloc(buckets, sizeof *c->index);
-        c->chain = calloc(n, sizeof *c->chain);
-        c->index_mask = (uint32_t)(buckets - 1);
         c->index_shift = 64 - bits;
-        ok = c->index && c->chain;
+        ok = c->index != NULL;
     }
     if (!ok) {
         mg_cache_free(c);
         return -1;
     }
-    pol->init(c->pstate, c->sets, c->ways, seed);
+    if (c->pstate) pol->init(c->pstate, c->sets, c->ways, seed);
     return 0;
 }
 
 void mg_cache_free(mg_cache *c)
 {
-    free(c->tags);
+    free(c->slot);
     free(c->fill);
+    free(c->head);
     free(c->index);
-    free(c->chain);
     free(c->pstate);
-    c->tags = NULL;
+    c->slot = NULL;
     c->fill = NULL;
+    c->head = NULL;
     c->index = NULL;
-    c->chain = NULL;
     c->pstate = NULL;
 }
 
 /* ---- the index: a chained hash table over the slots ------------------------- */
 
-static inline uint32_t home(const mg_cache *c, uint64_t id)
+static inline uint32_t *bucket(const mg_cache *c, uint64_t id)
 {
-    return (uint32_t)((id * 0xff51afd7ed558ccdull) >> c->index_shift);
+    return &c->index[(id * 0xff51afd7ed558ccdull) >> c->index_shift];
 }
 
 /* The slot + 1 holding id, 0 when none. */
 static inline uint32_t index_find(const mg_cache *c, uint64_t id)
 {
-    uint32_t e = c->index[home(c, id)];
-    while (e && c->tags[e - 1] != id) e = c->chain[e - 1];
+    uint32_t e = *bucket(c, id);
+    while (e && c->slot[e - 1].tag != id) e = c->slot[e - 1].chain;
     return e;
 }
 
 /* Unlink slot s (holding id) from its bucket's chain. */
 static void index_remove(mg_cache *c, uint64_t id, uint32_t s)
 {
-    uint32_t *link = &c->index[home(c, id)];
-    while (*link != s + 1) link = &c->chain[*link - 1];
-    *link = c->chain[s];
+    uint32_t *link = bucket(c, id);
+    while (*link != s + 1) link = &c->slot[*link - 1].chain;
+    *link = c->slot[s].chain;
 }
 
 /* Put slot s (now holding id) at the head of its bucket's chain. */
 static inline void index_insert(mg_cache *c, uint64_t id, uint32_t s)
 {
-    uint32_t *head = &c->index[home(c, id)];
-    c->chain[s] = *head;
+    uint32_t *head = bucket(c, id);
+    c->slot[s].chain = *head;
     *head = s + 1;
 }
 
-/* The policy's hooks, LRU's inline. */
-static inline void pol_touch(mg_cache *c, uint32_t set, uint32_t way)
+/* ---- LRU: circular recency lists (cache.h) ----------------------------------- */
+
+/* A miss in `set` of an LRU cache: the way it fills, now the most recent.
+ * An invalid way joins the list before the head; in a full set the least
+ * recent way (the head's previous) becomes the head. */
+static uint32_t lru_fill_way(mg_cache *c, uint32_t set)
 {
-    if (c->lru) mg_lru_touch(c->pstate, set, way, c->ways);
-    else c->pol->touch(c->pstate, set, way, c->ways);
+    mg_cache_slot *s = c->slot + (uint64_t)set * c->ways;
+    uint32_t h = c->head[set];
+    if (c->fill[set] < c->ways) {
+        uint32_t w = c->fill[set]++;
+        if (w == 0) {
+            s[0].prev = s[0].next = 0;
+        } else {
+            uint16_t t = s[h].prev;
+            s[w].prev = t;
+            s[w].next = (uint16_t)h;
+            s[t].next = (uint16_t)w;
+            s[h].prev = (uint16_t)w;
+        }
+        c->head[set] = (uint16_t)w;
+        return w;
+    }
+    uint32_t v = s[h].prev;
+    c->head[set] = (uint16_t)v;
+    return v;
 }
 
-static inline void pol_fill(mg_cache *c, uint32_t set, uint32_t way)
+/* A hit on `way` of `set` of an LRU cache (scanned sets). */
+static void lru_touch(mg_cache *c, uint32_t set, uint32_t w)
 {
-    if (c->lru) mg_lru_touch(c->pstate, set, way, c->ways);
-    else c->pol->fill(c->pstate, set, way, c->ways);
+    mg_cache_slot *s = c->slot + (uint64_t)set * c->ways;
+    uint32_t h = c->head[set];
+    if (w == h) return;
+    if (w != s[h].prev) {
+        uint16_t p = s[w].prev, n = s[w].next, t = s[h].prev;
+        s[p].next = n;
+        s[n].prev = p;
+        s[w].prev = t;
+        s[w].next = (uint16_t)h;
+        s[t].next = (uint16_t)w;
+        s[h].prev = (uint16_t)w;
+    }
+    c->head[set] = (uint16_t)w;
 }
+
+int mg_cache_lru_miss(mg_cache *c, uint32_t set, uint64_t id)
+{
+    size_t base = (size_t)set * c->ways;
+    int full = c->fill[set] == c->ways;
+    uint32_t w = lru_fill_way(c, set);
+    mg_cache_slot *s = &c->slot[base + w];
+    if (full) index_remove(c, s->tag, (uint32_t)(base + w));
+    s->tag = id;
+    index_insert(c, id, (uint32_t)(base + w));
+    c->misses++;
+    return 0;
+}
+
+/* ---- other policies, and scanned sets ------------------------------------------ */
 
 /* A miss in set `set`: the way to fill (the first invalid one, else the
- * policy's victim). */
+ * policy's victim), filled in the policy's state. */
 static inline uint32_t fill_way(mg_cache *c, uint32_t set)
 {
-    if (c->fill[set] < c->ways) return c->fill[set]++;
-    if (c->lru) return mg_lru_victim(c->pstate, set, c->ways);
-    return c->pol->victim(c->pstate, set, c->ways);
+    if (c->lru) return lru_fill_way(c, set);
+    uint32_t w = c->fill[set] < c->ways ? c->fill[set]++ : c->pol->victim(c->pstate, set, c->ways);
+    c->pol->fill(c->pstate, set, w, c->ways);
+    return w;
 }
 
-int mg_cache_access(mg_cache *c, uint64_t id)
+int mg_cache_access_any(mg_cache *c, uint64_t id)
 {
     uint32_t set = mg_cache_set(c, id);
     size_t base = (size_t)set * c->ways;
-    uint64_t *t = c->tags + base;
+    mg_cache_slot *t = c->slot + base;
     if (c->index) {
+        if (c->lru) return mg_cache_access(c, id);
         uint32_t e = index_find(c, id);
         if (e) {
-            pol_touch(c, set, (uint32_t)(e - 1 - base));
+            c->pol->touch(c->pstate, set, (uint32_t)(e - 1 - base), c->ways);
             c->hits++;
             return 1;
         }
         int full = c->fill[set] == c->ways;
         uint32_t w = fill_way(c, set);
-        if (full) index_remove(c, t[w], (uint32_t)(base + w));
-        t[w] = id;
+        if (full) index_remove(c, t[w].tag, (uint32_t)(base + w));
+        t[w].tag = id;
         index_insert(c, id, (uint32_t)(base + w));
-        pol_fill(c, set, w);
         c->misses++;
         return 0;
     }
     uint32_t n = c->fill[set];
     for (uint32_t w = 0; w < n; w++) {
-        if (t[w] == id) {
-            pol_touch(c, set, w);
+        if (t[w].tag == id) {
+            if (c->lru) lru_touch(c, set, w);
+            else c->pol->touch(c->pstate, set, w, c->ways);
             c->hits++;
             return 1;
         }
     }
     uint32_t w = fill_way(c, set);
-    t[w] = id;
-    pol_fill(c, set, w);
+    t[w].tag = id;
     c->misses++;
     return 0;
 }

@@ -13,6 +13,14 @@
  * a chained hash table from line id to its slot (set x ways + way), so a
  * lookup costs a probe or two instead of a scan of the set; the hits,
  * misses and victims are the same as a scan's.
+ *
+ * LRU, the common policy, is kept by the cache itself rather than through
+ * the hooks: a circular recency list per set over the valid ways, most
+ * recent at the set's head, so the least recent is the head's previous.
+ * A miss in a full set evicts that way and makes it the head, which in a
+ * circular list is only moving the head back one; a hit unlinks its way
+ * and puts it before the head.  The victims are LRU's (policy/lru.h): the
+ * same as through its hooks (tests/unit/test_cache.c checks it).
  */
 #ifndef MG_CACHE_H
 #define MG_CACHE_H
@@ -38,19 +46,26 @@ const mg_repl_policy *mg_repl_find(const char *name);
 /* Ways from which a cache keeps an index instead of scanning its sets. */
 #define MG_CACHE_INDEX_WAYS 8
 
+/* One way of one set: its line, the next slot + 1 in its index bucket's
+ * chain (0: none), and (LRU) its neighbours in the set's recency list. */
+typedef struct mg_cache_slot {
+    uint64_t tag;
+    uint32_t chain;
+    uint16_t prev, next;      /* LRU: ways of the same set, circular */
+} mg_cache_slot;
+
 struct mg_cache {
     uint32_t sets, ways;
     uint32_t set_mask;        /* sets - 1 when sets is a power of two, else 0 */
-    uint64_t *tags;           /* sets x ways */
+    mg_cache_slot *slot;      /* sets x ways */
     uint32_t *fill;           /* per set: valid ways (ways 0 .. fill-1) */
+    uint16_t *head;           /* LRU: per set, its most recent way */
     uint32_t *index;          /* per bucket: first slot + 1 of its chain, 0 = none;
                                  NULL: scan sets */
-    uint32_t *chain;          /* per slot: the next slot + 1 in its bucket's chain */
-    uint32_t index_mask;      /* buckets - 1 (a power of two) */
     int      index_shift;     /* 64 - log2(buckets) */
     const mg_repl_policy *pol;
-    int      lru;             /* pol is mg_repl_lru: its operations inline */
-    void     *pstate;
+    int      lru;             /* pol is mg_repl_lru: the recency lists above */
+    void     *pstate;         /* other policies' state */
     uint64_t hits, misses;
 };
 
@@ -59,10 +74,6 @@ int  mg_cache_init(mg_cache *c, uint32_t sets, uint32_t ways, const mg_repl_poli
                    uint64_t seed);
 void mg_cache_free(mg_cache *c);
 
-/* Look up line `id`; on a miss, fill it (evicting per the policy).
- * Returns 1 on a hit, 0 on a miss.  Counts hits and misses. */
-int  mg_cache_access(mg_cache *c, uint64_t id);
-
 /* The set of a line id (a mixed hash, so 2D tile ids spread over sets):
  * the high 32 bits of id x 0x9e3779b97f4a7c15, modulo the set count. */
 static inline uint32_t mg_cache_set(const mg_cache *c, uint64_t id)
@@ -70,6 +81,45 @@ static inline uint32_t mg_cache_set(const mg_cache *c, uint64_t id)
     uint32_t h = (uint32_t)((id * 0x9e3779b97f4a7c15ull) >> 32);
     if (c->set_mask) return h & c->set_mask;
     return c->sets == 1 ? 0 : h % c->sets;
+}
+
+/* The line id held by `way` of `set` (meaningful for way < fill[set]). */
+static inline uint64_t mg_cache_tag(const mg_cache *c, uint32_t set, uint32_t way)
+{
+    return c->slot[(uint64_t)set * c->ways + way].tag;
+}
+
+/* Any cache but an indexed LRU one (cache.c). */
+int mg_cache_access_any(mg_cache *c, uint64_t id);
+
+/* An indexed LRU cache's access (cache.c): the out-of-line part, a miss. */
+int mg_cache_lru_miss(mg_cache *c, uint32_t set, uint64_t id);
+
+/* Look up line `id`; on a miss, fill it (evicting per the policy).
+ * Returns 1 on a hit, 0 on a miss.  Counts hits and misses.  The hit of
+ * an indexed LRU cache, the memory path's usual case, is inline. */
+static inline int mg_cache_access(mg_cache *c, uint64_t id)
+{
+    if (!(c->index && c->lru)) return mg_cache_access_any(c, id);
+    uint32_t set = mg_cache_set(c, id);
+    uint32_t e = c->index[(id * 0xff51afd7ed558ccdull) >> c->index_shift];
+    while (e && c->slot[e - 1].tag != id) e = c->slot[e - 1].chain;
+    if (!e) return mg_cache_lru_miss(c, set, id);
+    c->hits++;
+    mg_cache_slot *s = c->slot + (uint64_t)set * c->ways;
+    uint32_t w = (uint32_t)(e - 1 - (uint64_t)set * c->ways), h = c->head[set];
+    if (w == h) return 1;
+    if (w != s[h].prev) {          /* unlink w; put it before the head */
+        uint16_t p = s[w].prev, n = s[w].next, t = s[h].prev;
+        s[p].next = n;
+        s[n].prev = p;
+        s[w].prev = t;
+        s[w].next = (uint16_t)h;
+        s[t].next = (uint16_t)w;
+        s[h].prev = (uint16_t)w;
+    }
+    c->head[set] = (uint16_t)w;    /* (the least recent way: only the head moves) */
+    return 1;
 }
 
 #endif

@@ -55,9 +55,10 @@ static void json_sampling(cJSON *o, const mg_sim_stats *st)
     cJSON_AddNumberToObject(x, "classes", st->sample_classes);
     if (st->sample_error < 0) cJSON_AddNullToObject(x, "estimated_error");
     else cJSON_AddNumberToObject(x, "estimated_error", st->sample_error);
-    cJSON_AddStringToObject(x, "error_method", "2 standard errors of the steady rate between "
-                            "measured waves x extrapolated work / cycles, plus half the spread "
-                            "of weighting kinds by records or by lanes");
+    cJSON_AddStringToObject(x, "error_method", "2 standard errors of the steady rate (the larger "
+                            "of between windows and between measured waves) x extrapolated work "
+                            "/ cycles, plus half the spread of weighting kinds by records or by "
+                            "lanes");
     if (st->sample_note) cJSON_AddStringToObject(x, "note", mg_sample_note_text(st->sample_note));
 }
 

@@ -6,22 +6,21 @@
  * the number of work groups resident at once, read off the first
  * completion; completions come in bursts of about a wave, so every
  * measured stretch spans whole waves of completions (the same point of two
- * bursts).  The head replays a warm-up and then measured waves: in auto
- * mode until the last waves are steady (cycles and DRAM bytes per work
- * agree between their halves) and the standard error of their rate is
- * small; with N, a wave of warm-up and N waves.  Then the source skips
- * whole waves of work groups (seek_wg: nothing is generated), the replay
- * re-warms for two waves of completions (the groups still in flight, then
- * a wave of new ones: replaced by the steady rate), measures another
- * window of a few waves (auto, on long launches), and so on; the last
- * jump lands on the tail, replayed to the end.  Skips are whole waves so
- * the tail is dispatched in the phase it has in the full launch.
- * sample_est.c turns the stretches into the estimate.
+ * bursts), and every skip is whole waves, so the tail is dispatched in the
+ * phase it has in the full launch.  The head replays a warm-up and then
+ * measured waves: in auto mode until a window of the last waves is steady
+ * (cycles and DRAM bytes per work agree between its halves) and its rate
+ * known well enough; with N, a wave of warm-up and N waves.  Then the
+ * source skips whole waves of work groups (seek_wg: nothing is generated),
+ * the replay re-warms (the groups in flight, then new ones: as long as the
+ * launch took to settle from its cold start; replaced by the steady rate),
+ * measures another window (auto), and so on, the windows spread evenly;
+ * the last jump lands on the tail, replayed to the end.  sample_est.c
+ * turns the stretches into the estimate.
  */
 #include "model/sample.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -180,9 +179,6 @@ static void jump(mg_sampler *m, const mg_snap *now)
         m->extra--;
     m->skip = (free - (uint64_t)m->extra * seg) / (uint64_t)(m->extra + 1) / C * C;
     m->skips[m->nwin - 1] = m->skip;
-    if (getenv("MG_SAMPLE_DEBUG"))
-        fprintf(stderr, "jump at done %llu next %llu skip %llu\n", (unsigned long long)now->done,
-                (unsigned long long)m->next, (unsigned long long)m->skip);
     m->rw[m->nrw].a = *now;
     m->seg_end = now->done + m->rewarm * C;
     m->state = MG_SMP_REWARM;
@@ -204,7 +200,7 @@ static int set_head(mg_sampler *m, size_t h, size_t W)
     m->win[0].a = m->snaps[h - W];
     m->win[0].b = m->snaps[h];
     m->nwin = 1;
-    m->win_extra = W;                      /* later windows as long */
+    m->win_extra = W > 2 ? W - 1 : W;      /* later windows: cross-checks */
     if (m->mode > 0) return 1;
     size_t L = h - W;
     for (size_t w = h - m->warm; w > W; w--) {
@@ -266,9 +262,6 @@ int mg_sample_done(mg_sim *s, const mg_wgi *g, double t)
         return -1;
     }
     m->done++;
-    if (getenv("MG_SAMPLE_DEBUG") && m->done % m->wave == 0)
-        fprintf(stderr, "done %llu t %.0f dram %.0f state %d\n", (unsigned long long)m->done, t,
-                s->st->lv[MG_LV_DRAM].bytes, m->state);
     if (m->state == MG_SMP_FULL) return 0;
     int k = m->cls.kind[mg_sample_pos(&m->cls, g->tw.id)];
     if (k < 0) k = 0;

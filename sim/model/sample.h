@@ -10,9 +10,10 @@
  *     same summary are one *kind*.  Extra members of the most common class
  *     check that the middle of the grid is uniform.
  *   - the timeline (sample.c): the event loop replays a head (warm-up plus
- *     measured waves), the source skips the middle of the launch, and the
- *     loop replays a tail; the skipped work groups are extrapolated from
- *     the measured steady state.
+ *     measured waves), the source skips whole waves, the loop re-warms and
+ *     measures further windows spread over the launch, and replays a tail;
+ *   - the estimate (sample_est.c): the skipped work groups are
+ *     extrapolated from the measured windows' steady rates.
  *
  * The event loop (sim.c) calls the hooks below only when s->smp is set,
  * i.e. when mg_sim_opts.sample asks for sampling; with MG_SAMPLE_OFF the

@@ -21,7 +21,6 @@
 #include "model/sample.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -222,7 +221,6 @@ void mg_sample_finish(mg_sim *s)
     /* Stratified: the skip and the re-warming stretch after window i are
      * extrapolated at window i's rates (the windows are spread evenly). */
     double v[MG_SV_N], t_rec = 0, t_lane = 0, x = 0;
-    double r[MG_SAMPLE_MAX_WIN], wsum = 0;
     for (int k = 0; k < MG_SV_N; k++) v[k] = end.v[k];
     for (int i = 0; i < m->nrw; i++)
         for (int k = 0; k < MG_SV_N; k++) v[k] -= m->rw[i].b.v[k] - m->rw[i].a.v[k];
@@ -239,22 +237,9 @@ void mg_sample_finish(mg_sim *s)
         double dt = g->b.v[MG_SV_T] - g->a.v[MG_SV_T];
         t_rec += dt / (g->b.wr - g->a.wr) * xr;
         t_lane += dt / (g->b.wl - g->a.wl) * xl;
-        r[i] = dt / w;
-        wsum += r[i];
         x += xi;
     }
     double T = v[MG_SV_T];
-    if (getenv("MG_SAMPLE_DEBUG")) {
-        for (int i = 0; i < m->nwin; i++)
-            fprintf(stderr, "win %d: %llu..%llu t %.0f..%.0f rate %.2f skip %llu\n", i,
-                    (unsigned long long)m->win[i].a.done, (unsigned long long)m->win[i].b.done,
-                    m->win[i].a.v[0], m->win[i].b.v[0], r[i], (unsigned long long)m->skips[i]);
-        for (int i = 0; i < m->nrw; i++)
-            fprintf(stderr, "rw %d: %llu..%llu t %.0f..%.0f\n", i,
-                    (unsigned long long)m->rw[i].a.done, (unsigned long long)m->rw[i].b.done,
-                    m->rw[i].a.v[0], m->rw[i].b.v[0]);
-        fprintf(stderr, "end %.0f T %.0f\n", end.v[0], T);
-    }
     put_timing(st, v);
     extrap_counts(st, m);
     st->cycles = T;
@@ -278,5 +263,6 @@ void mg_sample_finish(mg_sim *s)
     for (int i = 0; i < m->nwin; i++) waves += (double)(m->win[i].b.done - m->win[i].a.done);
     st->sample_measured_waves = waves / (double)m->wave;
     st->sample_windows = (uint32_t)m->nwin;
-    st->sample_error = se < 0 ? -1 : 2.0 * se * x / T + e_mix;   /* -1: one wave */
+    double e = 2.0 * se * x / T + e_mix;
+    st->sample_error = se < 0 ? -1 : e < 1e-12 ? 0 : e;     /* -1: one wave */
 }

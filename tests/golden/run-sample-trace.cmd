@@ -1,1 +1,1 @@
-$MGSIM run --config configs/devices/adreno640.json --sample 3 --trace traces/samples/small.mgt
+d=$(mktemp -d) && $MGSIM gen eltwise H=224 W=224 C=32 wg=64 warp=64 -o $d >/dev/null && $MGSIM run --config configs/devices/adreno640.json --sample auto --trace $d/trace.mgt; rc=$?; rm -rf $d; exit $rc

@@ -119,7 +119,7 @@ static void test_same_as_reference(void)
                     for (uint32_t w = 0; w < ways; w++) {
                         size_t k = (size_t)s * ways + w;
                         if ((w < c.fill[s]) != ref.valid[k] ||
-                            (ref.valid[k] && c.tags[k] != ref.tags[k])) {
+                            (ref.valid[k] && c.slot[k].tag != ref.tags[k])) {
                             CU_FAIL("the caches hold different lines");
                             same = 0;
                             break;

@@ -2,8 +2,13 @@
  * emit.c - see emit.h.
  */
 #include "gen/emit.h"
+#include "trace_internal.h"
 
 #include <string.h>
+
+static _Thread_local int lanewise;
+
+void mg_emit_set_lanewise(int on) { lanewise = on; }
 
 int mg_emit_wg(const mg_kernel *k, const uint32_t wg[3], mg_trace_wg *out, mg_warp_body body,
                const void *ctx)
@@ -26,6 +31,12 @@ int mg_emit_wg(const mg_kernel *k, const uint32_t wg[3], mg_trace_wg *out, mg_wa
             w.lid[2][l] = li / (k->local[0] * k->local[1]);
             for (int d = 0; d < 3; d++) w.gid[d][l] = (int64_t)wg[d] * k->local[d] + w.lid[d][l];
         }
+        for (int d = 0; d < 3; d++) {
+            w.lid0[d] = w.lid[d][0];
+            w.lidn[d] = w.lid[d][w.lanes - 1];
+        }
+        w.zconst = w.lid0[2] == w.lidn[2];
+        w.lanewise = lanewise;
         if (mg_trace_wg_warp_begin(out, w.lanes)) return -1;
         body(&w, ctx);
         if (mg_trace_wg_warp_end(out)) return -1;
@@ -110,5 +121,61 @@ void mg_emit_alu_dep(mg_warp *w, const uint64_t *mask, int site, int cls, int ve
     r->dep = dep < 1 ? 1 : dep > n ? n : dep;
     r->obj = 0;
     r->width = 0;
+    mg_emit_put(w);
+}
+
+/* The form of f over w's lanes into *a (p, and per dimension base, a, c):
+ * lanes within one row of local x (p = lanes); rows of local x starting
+ * at lane 0 (p = local x), each the next y, or with z moving, y's step
+ * times local y; or a step linear in the linear local id (p = lanes).
+ * Returns 0 when none of these holds. */
+static int form_of(const mg_warp *w, int dims, const mg_lane_aff *f, mg_trace_affine *a)
+{
+    const mg_kernel *k = w->k;
+    uint64_t L0 = (uint64_t)k->local[0], L1 = (uint64_t)k->local[1];
+    int one_row = (uint64_t)w->lid0[0] + w->lanes <= L0;
+    int rows = !one_row && w->lid0[0] == 0;
+    memset(a, 0, sizeof *a);
+    a->p = rows ? (uint32_t)L0 : w->lanes;
+    for (int d = 0; d < dims; d++) {
+        uint64_t dx = (uint64_t)f->dx[d], dy = (uint64_t)f->dy[d], dz = (uint64_t)f->dz[d];
+        int zlin = w->zconst || dz == dy * L1;
+        if (!one_row && !(rows && zlin) && !(dy == dx * L0 && zlin)) return 0;
+        a->base[d] = (int64_t)((uint64_t)f->at[d] + dx * (uint64_t)w->lid0[0] +
+                               dy * (uint64_t)w->lid0[1] + dz * (uint64_t)w->lid0[2]);
+        a->a[d] = f->dx[d];
+        a->c[d] = rows ? f->dy[d] : 0;
+    }
+    return 1;
+}
+
+void mg_emit_aff(mg_warp *w, int type, int site, int ti, uint32_t width, const uint64_t *mask,
+                 const mg_lane_aff *f)
+{
+    mg_rec *r = mg_emit_mem(w, type, site, ti, width);
+    if (mask) {
+        r->mask[0] = mask[0];
+        r->mask[1] = mask[1];
+    } else {
+        mg_emit_all(w, r->mask);
+    }
+    if (!r->mask[0] && !r->mask[1]) return;
+    int dims = mg_rec_dims(type);
+    mg_trace_affine a;
+    if (!w->lanewise && form_of(w, dims, f, &a)) {
+        mg_trace_wg_put_affine(w->out, r, &a);
+        return;
+    }
+    for (int h = 0; h < 2; h++)
+        for (uint64_t m = r->mask[h]; m; m &= m - 1) {
+            unsigned l = 64u * (unsigned)h + (unsigned)__builtin_ctzll(m);
+            int64_t v[2] = {0, 0};
+            for (int d = 0; d < dims; d++)
+                v[d] = (int64_t)((uint64_t)f->at[d] + (uint64_t)f->dx[d] * (uint64_t)w->lid[0][l] +
+                                 (uint64_t)f->dy[d] * (uint64_t)w->lid[1][l] +
+                                 (uint64_t)f->dz[d] * (uint64_t)w->lid[2][l]);
+            r->a[l] = v[0];
+            r->b[l] = v[1];
+        }
     mg_emit_put(w);
 }

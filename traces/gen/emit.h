@@ -41,6 +41,11 @@ typedef struct mg_warp {
     uint32_t wg[3];                         /* work-group id */
     uint32_t index;                         /* warp index in the work group */
     uint32_t lanes;                         /* lanes in this warp */
+    int64_t  lid0[3];                       /* local id of lane 0 */
+    int64_t  lidn[3];                       /* local id of the last lane */
+    int      zconst;                        /* every lane has local z lid0[2] */
+    int      lanewise;                      /* mg_emit_set_lanewise(1) was called:
+                                               ops take their lane-by-lane paths */
     int64_t  lid[3][MG_TRACE_MAX_LANES];    /* local id of each lane */
     int64_t  gid[3][MG_TRACE_MAX_LANES];    /* global id of each lane */
     mg_rec   r;                             /* the record being built */
@@ -64,6 +69,30 @@ static inline void mg_emit_lane(mg_warp *w, unsigned l, int64_t a, int64_t b)
     w->r.a[l] = a;
     w->r.b[l] = b;
 }
+
+/* Addresses as an affine function of a lane's local id (x, y, z):
+ * dimension d (0: byte address or texel x; 1: texel y) is
+ * at[d] + dx[d] x + dy[d] y + dz[d] z, in wrapping 64-bit arithmetic.
+ * It need only hold for the lanes of the warp it is emitted for (an op
+ * may fold what is constant over the warp into at, with a zero step). */
+typedef struct mg_lane_aff {
+    int64_t at[2], dx[2], dy[2], dz[2];
+} mg_lane_aff;
+
+/* Put a memory record of tensor ti (-1: local memory), `width` bytes per
+ * lane, for the lanes in mask (NULL: every lane; none: nothing is put),
+ * with addresses f.  When the warp's lanes make f an affine form of the
+ * lane index (rows of local x, lanes within one row, or a step linear in
+ * the linear local id) the form goes to the trace as it is, with no
+ * per-lane work; otherwise each active lane's address is computed and the
+ * record put as by mg_emit_put().  The same records either way. */
+void mg_emit_aff(mg_warp *w, int type, int site, int ti, uint32_t width, const uint64_t *mask,
+                 const mg_lane_aff *f);
+
+/* Tests: with on = 1, warps emitted from this thread afterwards have
+ * lanewise set (ops then take their lane-by-lane paths, and mg_emit_aff
+ * computes every lane), so a trace can be checked against its fast form. */
+void mg_emit_set_lanewise(int on);
 
 /* Put the record built since mg_emit_mem(); a record with no active lane
  * is dropped (the whole warp branched around it). */

@@ -10,6 +10,13 @@
 #include "ops/conv2d.h"
 
 typedef struct lanes {
+    /* fast: every lane has the same local z (so the same output row, split
+     * index and window taps) and the lanes' addresses are affine in their
+     * local x and y: records go out through mg_emit_aff() */
+    int fast;
+    int64_t ho0, sp0, r0;               /* fast: the warp's row, split index, row in group */
+    int64_t ky0, kx0;                   /* fast: the current tap */
+    int64_t wg0, wg1;                   /* gid 0 and 1 of local id 0: wg x local */
     int64_t wo0[MG_TRACE_MAX_LANES], co0[MG_TRACE_MAX_LANES], ho[MG_TRACE_MAX_LANES];
     int64_t sp[MG_TRACE_MAX_LANES];     /* split index */
     int64_t lid[MG_TRACE_MAX_LANES];    /* index in the split slice (the kernel's lid) */
@@ -40,6 +47,97 @@ static void lanes_of(const mg_warp *w, const mg_conv_geom *g, lanes *L)
         for (uint32_t l = 0; l < w->lanes; l++)
             if (mg_lm_get(&L->item, l) && L->wo0[l] + j < g->Wo) mg_lm_set(&L->pix[j], l);
     }
+    L->fast = w->zconst && !w->lanewise;
+    L->sp0 = L->sp[0];
+    L->ho0 = L->ho[0];
+    L->r0 = w->lid0[2] % g->R;
+    L->wg0 = (int64_t)w->wg[0] * k->local[0];
+    L->wg1 = (int64_t)w->wg[1] * k->local[1];
+}
+
+/* Input load j of channel step cr at the current tap, fast path: returns
+ * 0 when some lane may fall outside the input's width (lane by lane then). */
+static int x_fast(mg_warp *w, const mg_schedule *s, const mg_conv_geom *g, const lanes *L,
+                  int64_t j, int64_t cr)
+{
+    int64_t hi = L->ho0 * s->stride - s->pad + L->ky0;
+    if (hi < 0 || hi >= s->H) return 1;                 /* no lane inside: no record */
+    /* wi of local y: ((wg1 + y) TW + j) stride - pad + kx */
+    const mg_lmask *m = &L->pix[j];
+    if (!mg_lm_any(m)) return 1;
+    /* local y rises with the lane (one z): check the first and last lanes of m */
+    unsigned first = m->m[0] ? (unsigned)__builtin_ctzll(m->m[0])
+                             : 64u + (unsigned)__builtin_ctzll(m->m[1]);
+    unsigned last = m->m[1] ? 127u - (unsigned)__builtin_clzll(m->m[1])
+                            : 63u - (unsigned)__builtin_clzll(m->m[0]);
+    int64_t wi0 = (L->wg1 * g->TW + j) * s->stride - s->pad + L->kx0, wdy = g->TW * s->stride;
+    if (wi0 + wdy * w->lid[1][first] < 0 || wi0 + wdy * w->lid[1][last] >= s->W) return 0;
+    /* c of local x: depthwise (wg0 + x) TC + cr, else sp CS + cr */
+    int64_t c0 = s->depthwise ? L->wg0 * g->TC + cr : L->sp0 * g->CS + cr;
+    int64_t cdx = s->depthwise ? g->TC : 0;
+    mg_lane_aff f = {{0, 0}, {0, 0}, {0, 0}, {0, 0}};
+    if (g->img_x) {
+        if (cdx % 4) return 0;                          /* c / 4 not affine in x */
+        f.at[0] = wi0 * g->cin4 + c0 / 4;
+        f.dx[0] = cdx / 4;
+        f.dy[0] = wdy * g->cin4;
+        f.at[1] = hi;
+    } else {
+        f.at[0] = ((hi * s->W + wi0) * s->Cin + c0) * g->eb;
+        f.dx[0] = cdx * g->eb;
+        f.dy[0] = wdy * s->Cin * g->eb;
+    }
+    mg_emit_aff(w, g->img_x ? MG_REC_TEX_READ : MG_REC_BUF_LOAD, MG_CONV_SITE_X, MG_CONV_TX,
+                (uint32_t)(g->V * g->eb), m->m, &f);
+    return 1;
+}
+
+/* Weight load c of channel step cr at the current tap, fast path: returns
+ * 0 when the addresses are not affine in local x (lane by lane then). */
+static int w_fast(mg_warp *w, const mg_schedule *s, const mg_conv_geom *g, const lanes *L,
+                  int64_t c, int64_t cr)
+{
+    int64_t ky = L->ky0, kx = L->kx0, co0 = L->wg0 * g->TC;     /* co0 of local x 0 */
+    mg_lane_aff f = {{0, 0}, {0, 0}, {0, 0}, {0, 0}};
+    if (s->depthwise) {
+        int64_t ch = co0 + cr;
+        if (g->img_w) {
+            if (g->TC % 4) return 0;
+            f.at[0] = kx * g->cin4 + ch / 4;
+            f.dx[0] = g->TC / 4;
+            f.at[1] = ky;
+        } else {
+            f.at[0] = ((ky * s->K + kx) * s->Cin + ch) * g->eb;
+            f.dx[0] = g->TC * g->eb;
+        }
+    } else {
+        int64_t co = co0 + c, ci = L->sp0 * g->CS + cr;
+        if (g->img_w) {
+            f.at[0] = kx * g->cin4 + ci / 4;
+            f.at[1] = co * s->K + ky;
+            f.dx[1] = g->TC * s->K;
+        } else {
+            f.at[0] = (((co * s->K + ky) * s->K + kx) * s->Cin + ci) * g->eb;
+            f.dx[0] = g->TC * s->K * s->K * s->Cin * g->eb;
+        }
+    }
+    mg_emit_aff(w, g->img_w ? MG_REC_TEX_READ : MG_REC_BUF_LOAD, MG_CONV_SITE_W, MG_CONV_TW,
+                (uint32_t)(g->V * g->eb), L->item.m, &f);
+    return 1;
+}
+
+/* A partial-tile local store or load (split > 1) of split slot q - 1, for
+ * the lanes in m, fast path (the lanes' lid is affine in local x, y). */
+static void local_fast(mg_warp *w, const mg_conv_geom *g, const lanes *L, int type, int site,
+                       int64_t q, int64_t j, int64_t c, mg_lmask m)
+{
+    int64_t T = g->TW * g->TC, L0 = w->k->local[0], L1 = w->k->local[1];
+    int64_t G = L0 * L1 * g->R;
+    mg_lane_aff f = {{0, 0}, {0, 0}, {0, 0}, {0, 0}};
+    f.at[0] = (((q - 1) * G + L->r0 * L1 * L0) * T + j * g->TC + c) * 4;
+    f.dx[0] = T * 4;
+    f.dy[0] = L0 * T * 4;
+    mg_emit_aff(w, type, site, -1, (uint32_t)(g->LW * 4), m.m, &f);
 }
 
 /* The main loop: window taps (a depthwise split item's own taps), channel
@@ -51,14 +149,27 @@ static void trace_reduce(mg_warp *w, const mg_schedule *s, const mg_conv_geom *g
     int dwsplit = s->depthwise && g->S > 1, row = s->pattern == MG_PAT_ROW;
     int64_t ntaps = dwsplit ? g->TT : s->K * s->K;
     for (int64_t tr = 0; tr < ntaps; tr++) {
-        for (uint32_t l = 0; l < w->lanes; l++) {
-            int64_t t = (dwsplit ? L->sp[l] * g->TT : 0) + tr;
-            int64_t o1 = t / s->K, o2 = t % s->K;
-            L->ky[l] = row ? o1 : o2;
-            L->kx[l] = row ? o2 : o1;
+        if (L->fast) {
+            int64_t t = (dwsplit ? L->sp0 * g->TT : 0) + tr;
+            L->ky0 = row ? t / s->K : t % s->K;
+            L->kx0 = row ? t % s->K : t / s->K;
+        } else {
+            for (uint32_t l = 0; l < w->lanes; l++) {
+                int64_t t = (dwsplit ? L->sp[l] * g->TT : 0) + tr;
+                int64_t o1 = t / s->K, o2 = t % s->K;
+                L->ky[l] = row ? o1 : o2;
+                L->kx[l] = row ? o2 : o1;
+            }
         }
         for (int64_t cr = 0; cr < g->clen; cr += g->V) {
             for (int64_t j = 0; j < g->TW; j++) {
+                if (L->fast && x_fast(w, s, g, L, j, cr)) continue;
+                if (L->fast) {                   /* the slow path reads the lanes' taps */
+                    for (uint32_t l = 0; l < w->lanes; l++) {
+                        L->ky[l] = L->ky0;
+                        L->kx[l] = L->kx0;
+                    }
+                }
                 mg_emit_mem(w, g->img_x ? MG_REC_TEX_READ : MG_REC_BUF_LOAD, MG_CONV_SITE_X,
                             MG_CONV_TX, xw);
                 for (uint32_t l = 0; l < w->lanes; l++) {
@@ -73,6 +184,13 @@ static void trace_reduce(mg_warp *w, const mg_schedule *s, const mg_conv_geom *g
                 mg_emit_put(w);
             }
             for (int64_t c = 0; c < g->nw; c++) {
+                if (L->fast && w_fast(w, s, g, L, c, cr)) continue;
+                if (L->fast) {
+                    for (uint32_t l = 0; l < w->lanes; l++) {
+                        L->ky[l] = L->ky0;
+                        L->kx[l] = L->kx0;
+                    }
+                }
                 mg_emit_mem(w, g->img_w ? MG_REC_TEX_READ : MG_REC_BUF_LOAD, MG_CONV_SITE_W,
                             MG_CONV_TW, xw);
                 for (uint32_t l = 0; l < w->lanes; l++) {
@@ -108,6 +226,10 @@ static void trace_combine(mg_warp *w, const mg_schedule *s, const mg_conv_geom *
     for (int64_t j = 0; j < g->TW; j++) {
         mg_lmask m = mg_lm_and(L->rest, L->pix[j]);
         for (int64_t c = 0; c < g->TC; c += g->LW) {
+            if (L->fast) {
+                local_fast(w, g, L, MG_REC_LOCAL_STORE, MG_CONV_SITE_LST, L->sp0, j, c, m);
+                continue;
+            }
             mg_emit_mem(w, MG_REC_LOCAL_STORE, MG_CONV_SITE_LST, -1, lw);
             for (uint32_t l = 0; l < w->lanes; l++)
                 if (mg_lm_get(&m, l))
@@ -121,11 +243,16 @@ static void trace_combine(mg_warp *w, const mg_schedule *s, const mg_conv_geom *
         for (int64_t j = 0; j < g->TW; j++) {
             mg_lmask m = mg_lm_and(L->first, L->pix[j]);
             for (int64_t c = 0; c < g->TC; c += g->LW) {
-                mg_emit_mem(w, MG_REC_LOCAL_LOAD, MG_CONV_SITE_LLD, -1, lw);
-                for (uint32_t l = 0; l < w->lanes; l++)
-                    if (mg_lm_get(&m, l))
-                        mg_emit_lane(w, l, (((p - 1) * G + L->lid[l]) * T + j * g->TC + c) * 4, 0);
-                mg_emit_put(w);
+                if (L->fast) {
+                    local_fast(w, g, L, MG_REC_LOCAL_LOAD, MG_CONV_SITE_LLD, p, j, c, m);
+                } else {
+                    mg_emit_mem(w, MG_REC_LOCAL_LOAD, MG_CONV_SITE_LLD, -1, lw);
+                    for (uint32_t l = 0; l < w->lanes; l++)
+                        if (mg_lm_get(&m, l))
+                            mg_emit_lane(w, l, (((p - 1) * G + L->lid[l]) * T + j * g->TC + c) * 4,
+                                         0);
+                    mg_emit_put(w);
+                }
                 mg_emit_alu(w, m.m, MG_CONV_SITE_ADD, cls, (int)g->LW, 1, 1);
             }
         }
@@ -146,6 +273,24 @@ static void trace_body(mg_warp *w, const void *ctx)
     for (int64_t j = 0; j < g.TW; j++) {
         mg_lmask m = mg_lm_and(out, L.pix[j]);
         for (int64_t c = 0; c < g.TC; c += g.SV) {
+            if (L.fast && (!g.img_y || g.TC % 4 == 0)) {
+                /* wo of local y: (wg1 + y) TW + j; co of local x: (wg0 + x) TC + c */
+                int64_t wo0 = L.wg1 * g.TW + j, co0 = L.wg0 * g.TC + c;
+                mg_lane_aff f = {{0, 0}, {0, 0}, {0, 0}, {0, 0}};
+                if (g.img_y) {
+                    f.at[0] = wo0 * g.cout4 + co0 / 4;
+                    f.dx[0] = g.TC / 4;
+                    f.dy[0] = g.TW * g.cout4;
+                    f.at[1] = L.ho0;
+                } else {
+                    f.at[0] = ((L.ho0 * g.Wo + wo0) * s->Cout + co0) * g.eb;
+                    f.dx[0] = g.TC * g.eb;
+                    f.dy[0] = g.TW * s->Cout * g.eb;
+                }
+                mg_emit_aff(w, g.img_y ? MG_REC_IMG_WRITE : MG_REC_BUF_STORE, MG_CONV_SITE_Y,
+                            MG_CONV_TY, (uint32_t)(g.SV * g.eb), m.m, &f);
+                continue;
+            }
             mg_emit_mem(w, g.img_y ? MG_REC_IMG_WRITE : MG_REC_BUF_STORE, MG_CONV_SITE_Y,
                         MG_CONV_TY, (uint32_t)(g.SV * g.eb));
             for (uint32_t l = 0; l < w->lanes; l++) {
