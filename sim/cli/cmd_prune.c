@@ -9,6 +9,7 @@
 #include "search/mg_rule.h"
 #include "search/mg_rule_golden.h"
 #include "search/mg_space.h"
+#include "search/mg_sweep.h"
 #include "util/afile.h"
 #include "util/jsonout.h"
 
@@ -22,7 +23,8 @@ static void prune_usage(FILE *f)
 {
     fprintf(f,
             "Usage: mgsim prune --config CFG --space SPACE --rules RULES [--json]\n"
-            "                   [--summary] [-o FILE] [--golden G.json [--update-golden]]\n"
+            "                   [--summary] [-o FILE] [--golden G.json [--update-golden]\n"
+            "                   [--results R.jsonl]]\n"
             "\n"
             "Plans every member of SPACE (static features, no simulation) and applies\n"
             "the enabled RULES with CFG's figures: each candidate is kept or pruned\n"
@@ -35,6 +37,10 @@ static void prune_usage(FILE *f)
             "                      candidate flips kept<->pruned or its fired rules\n"
             "                      change, or when G's recorded best is pruned\n"
             "--update-golden       record the decisions in G (atomically)\n"
+            "--results R.jsonl     with --update-golden: also record the best kernel of\n"
+            "                      the sweep results R (`mgsim sweep -o R`, the fastest\n"
+            "                      simulated candidate of this space), so a later check\n"
+            "                      fails when a rule change prunes it\n"
             "\n"
             "Rules: configs/rules/ (romou.json: romou Table 1); spaces: configs/spaces/;\n"
             "schemas in configs/README.md.\n");
@@ -83,6 +89,74 @@ static int prune_one(void *p, const mg_space_cand *c)
     }
     if (x->rec && mg_decisions_add(x->rec, sched, m)) { x->failed = 1; return 1; }
     return 0;
+}
+
+/* The fastest simulated candidate of the sweep results at path (schema
+ * mgsim-sweep/1, configs/README.md): its member index and time, and the
+ * space size its header names (*size).  The file must be a sweep of the
+ * space named sp.  Returns 0, or -1 with an error naming the file (and
+ * line) in d. */
+static int results_best(const char *path, const mg_space *sp, uint64_t *size, uint64_t *index,
+                        double *seconds, mg_diag *d)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        mg_diag_error(d, "%s: cannot read: %s", path, strerror(errno));
+        return -1;
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    long no = 0;
+    int rc = -1, found = 0;
+    while (getline(&line, &cap, f) > 0) {
+        no++;
+        if (no == 1) {
+            cJSON *h = cJSON_Parse(line);
+            const cJSON *sc = cJSON_GetObjectItemCaseSensitive(h, "schema");
+            const cJSON *nm = cJSON_GetObjectItemCaseSensitive(h, "space");
+            const cJSON *sz = cJSON_GetObjectItemCaseSensitive(h, "size");
+            int good = cJSON_IsString(sc) && !strcmp(sc->valuestring, MG_SWEEP_SCHEMA);
+            if (!good)
+                mg_diag_error(d, "%s:1: not sweep results (expected a header with schema \"%s\")",
+                              path, MG_SWEEP_SCHEMA);
+            else if (!cJSON_IsString(nm) || strcmp(nm->valuestring, sp->name) ||
+                     !cJSON_IsNumber(sz) || sz->valuedouble < 0) {
+                mg_diag_error(d, "%s:1: a sweep of space %s, not of %s", path,
+                              cJSON_IsString(nm) ? nm->valuestring : "?", sp->name);
+                good = 0;
+            } else {
+                *size = (uint64_t)sz->valuedouble;
+            }
+            cJSON_Delete(h);
+            if (!good) goto done;
+            continue;
+        }
+        mg_sweep_rec r;
+        char err[256];
+        if (mg_sweep_rec_parse(line, &r, err, sizeof err)) {
+            mg_diag_error(d, "%s:%ld: %s", path, no, err);
+            goto done;
+        }
+        if (r.index >= *size) {
+            mg_diag_error(d, "%s:%ld: index %" PRIu64 " past the space's %" PRIu64 " members",
+                          path, no, r.index, *size);
+            mg_sweep_rec_free(&r);
+            goto done;
+        }
+        if (r.ok && (!found || r.seconds < *seconds)) {   /* ties: the lower index */
+            *index = r.index;
+            *seconds = r.seconds;
+            found = 1;
+        }
+        mg_sweep_rec_free(&r);
+    }
+    if (no == 0) mg_diag_error(d, "%s: empty (expected sweep results)", path);
+    else if (!found) mg_diag_error(d, "%s: no simulated candidate to take the best from", path);
+    else rc = 0;
+done:
+    free(line);
+    fclose(f);
+    return rc;
 }
 
 static double reduction(uint64_t size, uint64_t kept)
@@ -137,9 +211,11 @@ int mg_cmd_prune(int argc, char **argv)
         {"rules", required_argument, NULL, 'r'},  {"json", no_argument, NULL, 'j'},
         {"summary", no_argument, NULL, 'S'},      {"output", required_argument, NULL, 'o'},
         {"golden", required_argument, NULL, 'g'}, {"update-golden", no_argument, NULL, 'u'},
+        {"results", required_argument, NULL, 'R'},
         {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
     };
     const char *cfg = NULL, *space = NULL, *rules = NULL, *outp = NULL, *golden = NULL;
+    const char *results = NULL;
     int json = 0, summary = 0, update = 0;
     opterr = 0;
     optind = 0;
@@ -154,6 +230,7 @@ int mg_cmd_prune(int argc, char **argv)
         case 'o': outp = optarg; break;
         case 'g': golden = optarg; break;
         case 'u': update = 1; break;
+        case 'R': results = optarg; break;
         case 'h': prune_usage(stdout); return MG_EXIT_OK;
         default:
             return mg_cli_usage_error("prune", "unknown or incomplete option '%s'",
@@ -164,6 +241,8 @@ int mg_cmd_prune(int argc, char **argv)
     if (!cfg || !space || !rules)
         return mg_cli_usage_error("prune", "--config, --space and --rules are required");
     if (update && !golden) return mg_cli_usage_error("prune", "--update-golden needs --golden");
+    if (results && !update)
+        return mg_cli_usage_error("prune", "--results records a best: it needs --update-golden");
 
     mg_diag d;
     mg_diag_init(&d);
@@ -178,6 +257,9 @@ int mg_cmd_prune(int argc, char **argv)
         mg_rules_load(rules, &r, &d))
         goto out;
     if (golden && !update && mg_golden_read(golden, &gold, &d)) goto out;
+    uint64_t bi = 0, rsize = 0;
+    double bs = 0;
+    if (results && results_best(results, sp, &rsize, &bi, &bs, &d)) goto out;
 
     mg_afile af;
     FILE *f = stdout;
@@ -189,7 +271,10 @@ int mg_cmd_prune(int argc, char **argv)
               (json && !summary) ? cJSON_CreateArray() : NULL, golden ? &cur : NULL,
               0, {0}, {0}, &d, 0};
     mg_space_enumerate(sp, prune_one, &x, st);
-    if (x.failed) {
+    if (x.failed || (results && rsize != st->size)) {
+        if (results && rsize != st->size)
+            mg_diag_error(&d, "%s: a sweep of %" PRIu64 " members, the space has %" PRIu64
+                          " now (regenerate the results)", results, rsize, st->size);
         if (outp) mg_afile_abort(&af);
         cJSON_Delete(x.arr);
         goto out;
@@ -211,7 +296,20 @@ int mg_cmd_prune(int argc, char **argv)
         snprintf(cur.config, sizeof cur.config, "%s", dev->name);
         snprintf(cur.space, sizeof cur.space, "%s", sp->name);
         snprintf(cur.rules, sizeof cur.rules, "%s", r.name);
+        if (results && bi >= cur.n) {
+            mg_diag_error(&d, "%s: best #%" PRIu64 " is not a member of the space", results, bi);
+            rc = MG_EXIT_BAD;
+            goto out;
+        }
+        if (results && !(cur.best = strdup(cur.v[bi].sched))) {
+            rc = MG_EXIT_BAD;
+            goto out;
+        }
         if (mg_golden_write(golden, &cur, &d)) rc = MG_EXIT_BAD;
+        else if (results)
+            fprintf(stderr, "mgsim: prune: recorded %zu decisions and the best (#%" PRIu64
+                    ", %.6g s, %s now) in %s\n", cur.n, bi, bs, cur.v[bi].mask ? "pruned" : "kept",
+                    golden);
         else fprintf(stderr, "mgsim: prune: recorded %zu decisions in %s\n", cur.n, golden);
     } else if (golden) {
         size_t n = mg_golden_diff(&gold, &cur, stderr, 20);

@@ -45,8 +45,8 @@ static void sweep_usage(FILE *f)
             "\n"
             "Example:\n"
             "  mgsim sweep --config configs/devices/adreno640.json \\\n"
-            "      --space configs/spaces/conv1x1-28x28x256x256.json \\\n"
-            "      --rules configs/rules/romou.json --pruned-only -j 2 -o conv1x1.jsonl\n");
+            "      --space configs/spaces/conv1x1-14x14x128x128.json \\\n"
+            "      --rules configs/rules/romou.json --pruned-only -j 2 -o conv1x1-14.jsonl\n");
 }
 
 int mg_cmd_sweep(int argc, char **argv)

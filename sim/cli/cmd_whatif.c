@@ -41,7 +41,8 @@ static void whatif_usage(FILE *f)
             "\n"
             "Example:\n"
             "  mgsim whatif --config configs/devices/adreno640.json \\\n"
-            "      --space configs/spaces/softmax-128xN.json --rules configs/rules/romou.json \\\n"
+            "      --space configs/spaces/conv1x1-14x14x128x128.json \\\n"
+            "      --rules configs/rules/romou.json --pruned-only \\\n"
             "      --vary registers.pool_regs_per_sp=x0.5,x1,x2 \\\n"
             "      --vary tex_l1.size=512B,1KiB,2KiB,4KiB\n", MAX_VARY, MAX_VARIANTS);
 }

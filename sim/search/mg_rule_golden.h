@@ -3,12 +3,13 @@
  * "mgsim-prune-golden/1") and the regression check against them.
  *
  * The file: {"schema", "config", "space", "rules", "size", "kept",
- * "best": null, "decisions": [[SCHEDULE, [RULE, ...]], ...]} with every
+ * "best", "decisions": [[SCHEDULE, [RULE, ...]], ...]} with every
  * member of the space in enumeration order, SCHEDULE canonical
  * (mg_schedule_format), the fired rules in rule order ([] = kept).  "best"
- * is reserved for a later `mgsim sweep`, which records the simulated best
- * kernel there ({"schedule", "time_s"}); the check then also fails when the
- * best is pruned.  Candidates are matched by schedule text, not position.
+ * is null, or the SCHEDULE of the fastest simulated candidate of a sweep
+ * (`mgsim prune --update-golden --results R.jsonl`); the check then also
+ * fails when the best is pruned.  Candidates are matched by schedule text,
+ * not position.
  */
 #ifndef MG_RULE_GOLDEN_H
 #define MG_RULE_GOLDEN_H

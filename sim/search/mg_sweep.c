@@ -56,7 +56,7 @@ typedef struct engine {
     slot           *ring;
     uint64_t        W, next_push, next_take, next_write;
     int             prod_done, fatal;
-    double          t0, last_draw;
+    double          t0, t_sim, last_draw;       /* start; pass 2's start */
 } engine;
 
 static double now_s(void)
@@ -172,7 +172,7 @@ static void draw(engine *e, int final)
     e->last_draw = t;
     const mg_sweep_sum *s = e->sum;
     uint64_t total = s->resumed + s->todo, doneall = s->resumed + s->ran;
-    double el = t - e->t0, rate = el > 0 ? (double)s->ran / el : 0;
+    double el = t - e->t_sim, rate = el > 0 ? (double)s->ran / el : 0;
     char eta[32] = "?";
     if (rate > 0) {
         double left = (double)(s->todo - s->ran) / rate;
@@ -366,6 +366,7 @@ int mg_sweep_run(const mg_sweep_cfg *cfg, mg_sweep_sum *sum, mg_diag *d)
     sum->total = sum->resumed + sum->todo;
     sum->limit = cfg->limit;
     if (cfg->limit && sum->todo > cfg->limit) sum->todo = cfg->limit;
+    e.t_sim = now_s();
     if (run_pass2(&e)) goto out;
     sum->interrupted = stopped(&e) && sum->ran < sum->todo;
     if (cfg->progress && sum->todo) draw(&e, 1);
