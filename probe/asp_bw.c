@@ -29,58 +29,29 @@
  */
 #include "aspect.h"
 #include "analysis/knee.h"
+#include "analysis/pconclude.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-enum { BW_BUFFER, BW_IMAGE, BW_LOCAL, BW_CONSTANT };
+enum { BW_BUFFER = MG_PMEM_BUFFER, BW_IMAGE = MG_PMEM_IMAGE, BW_LOCAL = MG_PMEM_LOCAL,
+       BW_CONSTANT = MG_PMEM_CONSTANT };
 
 /* Loads each reader makes per pass, at least: with fewer, a compiler keeps
  * a reader's few loads in registers across passes (they are the same
  * every pass) and the "bandwidth" becomes the adds' throughput (the H100
  * reported 127 TB/s that way). */
 #define MIN_LOADS 64
-static const char *const mem_names[] = {"buffer", "image", "local", "constant"};
 
-/* The largest power of two <= v (at least 1). */
-static int64_t pow2_floor(double v)
-{
-    int64_t p = 1;
-    while ((double)(p * 2) <= v) p *= 2;
-    return p;
-}
-
-/* The bandwidth schedule format for footprint fp (with %lld for the
- * passes); *bytes_mult = bytes read per pass.  Returns 0, or -1 when no
- * valid launch shape exists. */
+/* The bandwidth schedule format for footprint fp (mg_pplan_bw: the probe's
+ * launch, 32 local-memory groups per compute unit). */
 static int bw_fmt(const mgp_arun *a, int mem, int64_t fp, const char *extra, char *buf,
                   size_t len, double *bytes_mult)
 {
-    const mgp_kexec_dev *x = a->dp->x;
-    int64_t nc = fp / 16, maxwg = x->max_wg < 256 ? (int64_t)x->max_wg : 256;
-    if (mem == BW_LOCAL) {
-        int64_t wg = pow2_floor(fmin((double)maxwg, fmax(1, (double)nc / MIN_LOADS)));
-        int64_t groups = (int64_t)a->dp->cus * 32;
-        snprintf(buf, len, "bandwidth mem=local footprint=%lld items=%lld wg=%lld %s iters=%%lld",
-                 (long long)fp, (long long)(wg * groups), (long long)wg, extra);
-        *bytes_mult = (double)fp * (double)groups;
-        return 0;
-    }
-    int64_t items = pow2_floor(fmin(2.0 * a->dp->cus * (double)x->max_wg, 1 << 20));
-    int64_t wg = items < maxwg ? items : maxwg;
-    int64_t r = pow2_floor(fmin((double)items, fmax(1, (double)nc / MIN_LOADS)));
-    for (; r >= 1; r /= 2) {
-        snprintf(buf, len, "bandwidth mem=%s footprint=%lld items=%lld readers=%lld wg=%lld %s "
-                 "iters=%%lld", mem_names[mem], (long long)fp, (long long)items, (long long)r,
-                 (long long)wg, extra);
-        if (mem != BW_IMAGE) break;
-        int64_t sc = nc / r, ih = sc < 4096 ? sc : 4096, iw = r * (sc / ih);
-        if (iw <= 16384 && (size_t)iw <= x->img_w && (size_t)ih <= x->img_h) break;
-    }
-    if (r < 1) return -1;
-    *bytes_mult = (double)fp * (double)items / (double)r;
-    return 0;
+    mg_pdev pd;
+    mgp_pdev(a, &pd);
+    return mg_pplan_bw(&pd, mem, fp, MIN_LOADS, 32, 0, extra, buf, len, bytes_mult);
 }
 
 /* Sweep the footprints of memory `mem` and conclude. */
@@ -92,14 +63,15 @@ static void bw_sweep(mgp_arun *a, int mem)
                  "is CL_FALSE)");
         return;
     }
-    double top = mgp_big_footprint(a);
-    int64_t lo = 4096;
-    if (mem == BW_LOCAL) top = fmin((double)x->local_mem, 32768), lo = 1024;
-    if (mem == BW_CONSTANT) top = fmin((double)x->const_mem, 65536), lo = 1024;
+    mg_pdev pd;
+    mgp_pdev(a, &pd);
+    double top;
+    int64_t lo;
+    mg_pplan_bw_range(&pd, mem, mgp_big_footprint(a), &lo, &top);
     if (a->quick) top = fmin(top, (double)lo * 16);
     if (a->max_footprint > 0) top = fmin(top, a->max_footprint);   /* local, constant too */
     cJSON *pts = mgp_series(a, "footprint_sweep", "footprint_bytes", "gbytes_per_s");
-    double xs[40], ys[40], sp[40], per = 0, best = 0;
+    double xs[40], ys[40], sp[40], per = 0;
     int k = 0;
     for (int64_t fp = lo; fp <= top && k < 40; fp *= a->quick ? 4 : 2) {
         char fmt[256];
@@ -119,33 +91,17 @@ static void bw_sweep(mgp_arun *a, int mem)
             continue;
         }
         per = p.median / (double)p.scale;
-        if (y > best) best = y;
         xs[k] = (double)fp;
         ys[k] = y;
         sp[k++] = p.noise;
     }
     if (a->stopped || a->hung) return;
-    const char *m = "bytes read / median time, 16-byte loads, column pattern";
     if (k == 0) {
         mgp_fail(a, MGP_AS_ERROR, "no footprint ran (see the curve)");
         return;
     }
-    mgp_conclude(a, "peak_gbps", best, "GB/s", 0.8, m);
-    mgp_conclude(a, "largest_footprint_gbps", ys[k - 1], "GB/s", 0.8, m);
-    mg_knee_result r;
-    const char *md = "x_lo of the first down-step of the bandwidth over the footprint";
-    if (k >= 3 && mg_knee_steps(xs, ys, sp, k, NULL, &r) == 0 && r.determined) {
-        const mg_knee_step *s = mg_knee_first(&r, -1, 0.5);
-        if (s) mgp_conclude(a, "first_drop_bytes", s->x_lo, "bytes", s->confidence, md);
-        else mgp_conclude_none(a, "first_drop_bytes", "bytes", md, "no drop in the bandwidth");
-        for (int i = 0; i < r.n_steps; i++)
-            mgp_note(a, "step x%.2f between %g and %g bytes (%.1f -> %.1f GB/s)",
-                     r.step[i].ratio, r.step[i].x_lo, r.step[i].x_hi, r.step[i].y_before,
-                     r.step[i].y_after);
-    } else {
-        mgp_conclude_none(a, "first_drop_bytes", "bytes", md, "%s",
-                          k < 3 ? "too few points" : r.why);
-    }
+    mg_ares r = mgp_ares(a);
+    mg_pc_bw(&r, xs, ys, sp, k);
 }
 
 void mgp_asp_bw_buffer(mgp_arun *a) { bw_sweep(a, BW_BUFFER); }

@@ -43,37 +43,28 @@
  */
 #include "aspect.h"
 #include "analysis/knee.h"
+#include "analysis/pconclude.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#define STEP 64                    /* bytes between chased buffer elements */
-#define STEP_IMG 16                /* bytes between chased texels: 4, under a tile's width */
+#define STEP MG_PPLAN_STEP         /* bytes between chased buffer elements */
+#define STEP_IMG MG_PPLAN_STEP_IMG /* bytes between chased texels: 4, under a tile's width */
 #define MAX_PTS 96
 #define LEVEL_STEP 0.35            /* a cache level changes the latency by >= 35 %:
                                       slow drifts inside a level (TLB reach, set
                                       conflicts: +35 % across the H100's L1, as
                                       segment medians) are not levels */
 
-/* The chase's format for a footprint r (bytes); NULL when r does not fit. */
+/* The chase's format for a footprint r (bytes); NULL when r does not fit
+ * (mg_pplan_chase). */
 static const char *chase_fmt(const mgp_arun *a, int img, int64_t r, int64_t stride, char *buf,
                              size_t len)
 {
-    const mgp_kexec_dev *x = a->dp->x;
-    char page[32] = "";
-    if (r >= 16384) snprintf(page, sizeof page, " page=4096");
-    if (!img) {
-        snprintf(buf, len, "pchase mem=buffer order=random range=%lld stride=%lld%s iters=%%lld",
-                 (long long)r, (long long)stride, page);
-        return buf;
-    }
-    int64_t w = r < 4096 ? r / 4 : r <= ((int64_t)64 << 20) ? 1024 : 4096;
-    int64_t h = r / 4 / w;
-    if ((size_t)w > x->img_w || (size_t)h > x->img_h || h > 16384) return NULL;
-    snprintf(buf, len, "pchase mem=image order=random range=%lld stride=%lld W=%lld%s "
-             "iters=%%lld", (long long)r, (long long)stride, (long long)w, page);
-    return buf;
+    mg_pdev pd;
+    mgp_pdev(a, &pd);
+    return mg_pplan_chase(&pd, img, r, stride, buf, len);
 }
 
 /* The footprints of the range sweep, rounded so the chase is valid. */
@@ -92,9 +83,7 @@ static int ranges(const mgp_arun *a, int img, int64_t *out)
         double v = 1024 * pow(2, k / 4.0);
         if (v > 64.0 * (1 << 20)) v = 64.0 * (1 << 20) * pow(2, k - 64);   /* octaves past 64 MiB */
         if (v > top) break;
-        int64_t q = v >= 16384 ? (img && v > 64.0 * (1 << 20) ? 16384 : 4096)
-                    : img && v >= 4096 ? 4096 : STEP;
-        int64_t r = mgp_round_to(v, q);
+        int64_t r = mg_pplan_chase_round(img, v);
         if (n && r <= out[n - 1]) continue;
         if (a->min_footprint > 0 && (double)r < a->min_footprint) continue;
         out[n++] = r;
@@ -230,8 +219,7 @@ static int size_sweep(mgp_arun *a, int img)
         if (st->ratio <= 1 || st->confidence < 0.5 || st->x_hi / st->x_lo < 1.06) continue;
         for (int j = 1; j <= 3 && sw.n < MAX_PTS; j++) {
             double v = st->x_lo * pow(st->x_hi / st->x_lo, j / 4.0);
-            int64_t q = img && v > 64.0 * (1 << 20) ? 16384 : v >= 16384 ? 4096 : STEP;
-            int64_t rr = mgp_round_to(v, q);
+            int64_t rr = mg_pplan_chase_round(img, v);
             if ((double)rr <= st->x_lo || (double)rr >= st->x_hi) continue;
             int dup = 0;
             for (int i = 0; i < sw.n; i++) dup |= sw.x[i] == (double)rr;
@@ -313,31 +301,13 @@ static void step_sweep(mgp_arun *a, int img, int64_t r, const char *key)
         mgp_conclude_none(a, key, "bytes", m, "%s", k >= 3 ? why : "too few points");
 }
 
-/* The footprint of the line sweeps: 4 x the first level whose step at
- * least doubles the latency (1.5x on a CPU, where prefetchers soften the
- * miss), below half of the next level; 256 KiB when none is known. */
+/* The footprint of the line sweeps (mg_pc_line_range: 4 x the first level
+ * whose miss at least doubles the latency, 1.5x on a CPU, where prefetchers
+ * soften the miss; below half of the next level; 256 KiB when none). */
 static int64_t line_range(mgp_arun *a)
 {
-    double r = 256 * 1024, next = 0;
-    for (int i = 1; i <= 4; i++) {
-        char k1[32], k2[32], k3[32];
-        snprintf(k1, sizeof k1, "l%d_size", i);
-        snprintf(k2, sizeof k2, "l%d_latency_ns", i);
-        snprintf(k3, sizeof k3, "l%d_latency_ns", i + 1);
-        double size = lookup(a->conclusion, k1), lat = lookup(a->conclusion, k2);
-        double up = lookup(a->conclusion, k3);
-        if (up <= 0) up = lookup(a->conclusion, "memory_latency_ns");
-        if (size <= 0 || lat <= 0) break;
-        if (up >= (a->dp->x->cpu ? 1.5 : 2.0) * lat) {
-            r = 4 * size;
-            snprintf(k1, sizeof k1, "l%d_size", i + 1);
-            next = lookup(a->conclusion, k1);
-            break;
-        }
-    }
-    if (next > 0 && r > next / 2) r = next / 2;
-    if (r < 65536) r = 65536;
-    return mgp_round_to(r, 16384);
+    mg_ares r = mgp_ares(a);
+    return mg_pc_line_range(&r, a->dp->x->cpu ? 1.5 : 2.0, 4);
 }
 
 void mgp_asp_cache_buffer(mgp_arun *a)
@@ -350,17 +320,15 @@ void mgp_asp_cache_buffer(mgp_arun *a)
  * largest), points 64 texels apart along x, lattice rows sy rows apart. */
 static void height_sweep(mgp_arun *a)
 {
-    int64_t w = a->dp->x->img_w < 4096 ? (int64_t)a->dp->x->img_w : 4096;
-    int64_t h = a->dp->x->img_h < 4096 ? (int64_t)a->dp->x->img_h : 4096;
-    w -= w % 64;
+    mg_pdev pd;
+    mgp_pdev(a, &pd);
     cJSON *pts = mgp_series(a, "row_step_sweep", "lattice_row_step_rows", "ns_per_access");
     double xs[8], ys[8], per = 0;
     int k = 0;
     for (int sy = 1; sy <= (a->quick ? 8 : 32); sy *= 2) {
         char fmt[256];
-        snprintf(fmt, sizeof fmt, "pchase mem=image range=%lld W=%lld stride=256 stride_y=%d "
-                 "iters=%%lld", (long long)(w * h * 4), (long long)w, sy);
-        int64_t cyc = (w / 64) * (h / sy);
+        int64_t cyc;
+        mg_pplan_lattice(&pd, 64, 64, sy, fmt, sizeof fmt, &cyc);
         int64_t start = per > 0 ? (int64_t)fmax((double)cyc, ceil(1.3e6 * a->t->min_ms / per))
                                 : cyc;
         mgp_point p;

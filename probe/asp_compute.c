@@ -35,6 +35,7 @@
  */
 #include "aspect.h"
 #include "analysis/knee.h"
+#include "analysis/pconclude.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -42,19 +43,20 @@
 
 /* ---- flops ----------------------------------------------------------------- */
 
-/* Sweep vector widths in precision `prec`; returns the peak GFLOPS (0 when
- * none ran), *pref the preferred width, *spread the peak point's. */
-static double flops_sweep(mgp_arun *a, const char *prec, int *pref, double *spread)
+/* Sweep vector widths in precision `prec` into g[0..4] (GFLOPS, 0 when a
+ * width did not run); *spread = the peak point's noise.  Returns -1 when
+ * the device lacks the precision (noted), else 0. */
+static int flops_sweep(mgp_arun *a, const char *prec, double g[5], double *spread)
 {
     static const int vecs[] = {1, 2, 4, 8, 16};
-    int64_t wg = a->dp->x->max_wg < 256 ? (int64_t)a->dp->x->max_wg : 256;
-    int64_t items = (int64_t)a->dp->cus * 4 * wg;
-    if (items < 4096) items = mgp_round_to(4096, wg);
+    mg_pdev pd;
+    mgp_pdev(a, &pd);
+    int64_t wg, items;
+    mg_pplan_flops(&pd, &items, &wg);
     char name[64];
     snprintf(name, sizeof name, "%s_by_vector_width", prec);
     cJSON *pts = mgp_series(a, name, "vector_width", "gflops");
-    double g[5] = {0}, per_iter = 0, best = 0;
-    *pref = 0;
+    double per_iter = 0, best = 0;
     *spread = 0;
     for (int i = 0; i < 5; i++) {
         char fmt[256];
@@ -67,7 +69,7 @@ static double flops_sweep(mgp_arun *a, const char *prec, int *pref, double *spre
         mgp_point_add(pts, vecs[i], g[i] > 0 ? g[i] : NAN, &p);
         if (p.status == MGP_TP_SKIP) {
             mgp_note(a, "%s: %s", prec, p.msg);
-            return 0;
+            return -1;
         }
         if (p.status != MGP_TP_OK) continue;
         per_iter = p.median / (double)p.scale / vecs[i];
@@ -76,39 +78,23 @@ static double flops_sweep(mgp_arun *a, const char *prec, int *pref, double *spre
             *spread = p.noise;
         }
     }
-    for (int i = 0; i < 5 && best > 0; i++)
-        if (g[i] >= 0.95 * best) {
-            *pref = vecs[i];
-            break;
-        }
-    return best;
+    return 0;
 }
 
 void mgp_asp_flops(mgp_arun *a)
 {
     static const char *const precs[] = {"fp32", "fp16"};
+    mg_ares r = mgp_ares(a);
     for (int k = 0; k < 2; k++) {
-        char key[64], vkey[64];
-        snprintf(key, sizeof key, "%s_peak_gflops", precs[k]);
-        snprintf(vkey, sizeof vkey, "preferred_vector_width_%s", k ? "half" : "float");
-        const char *m = "best of vector widths 1-16, 8 multiply-add chains per item";
-        const char *mv = "narrowest vector width within 5% of the peak";
         if (k == 1 && !a->dp->x->fp16) {
-            mgp_conclude_none(a, key, "GFLOPS", m, "the device lacks cl_khr_fp16");
-            mgp_conclude_none(a, vkey, "elements", mv, "the device lacks cl_khr_fp16");
+            mg_pc_flops_none(&r, k, "the device lacks cl_khr_fp16");
             continue;
         }
-        int pref;
-        double spread, peak = flops_sweep(a, precs[k], &pref, &spread);
+        double g[5] = {0}, spread;
+        int rc = flops_sweep(a, precs[k], g, &spread);
         if (a->stopped || a->hung || a->budget) return;
-        if (peak <= 0) {
-            mgp_conclude_none(a, key, "GFLOPS", m, "no vector width ran (see the curve)");
-            mgp_conclude_none(a, vkey, "elements", mv, "no vector width ran");
-            continue;
-        }
-        double conf = fmax(0.5, 0.9 - 2 * spread);
-        mgp_conclude(a, key, peak, "GFLOPS", conf, m);
-        mgp_conclude(a, vkey, pref, "elements", conf, mv);
+        if (rc) memset(g, 0, sizeof g);
+        mg_pc_flops(&r, k, g, spread);
     }
     mgp_note(a, "reported preferred vector width: float %u, half %u", a->dp->pref_vec_float,
              a->dp->pref_vec_half);
@@ -116,8 +102,6 @@ void mgp_asp_flops(mgp_arun *a)
 
 /* ---- regs ------------------------------------------------------------------ */
 
-static const int reg_full[] = {8, 16, 24, 32, 40, 48, 56, 64, 72, 80, 96, 112, 128, 144, 160,
-                               176, 192, 208, 224, 232, 240, 248, 256};
 static const int reg_quick[] = {8, 32, 64, 128};
 
 /* A register sweep of one group of wg items: the points that ran, sorted
@@ -170,8 +154,8 @@ static int reg_point(mgp_arun *a, rsweep *sw, int regs)
  * Returns 0, or -1 when the aspect must stop. */
 static int reg_sweep(mgp_arun *a, const char *name, int64_t wg, rsweep *sw)
 {
-    const int *list = a->quick ? reg_quick : reg_full;
-    int n = a->quick ? 4 : (int)(sizeof reg_full / sizeof reg_full[0]);
+    const int *list = a->quick ? reg_quick : mg_pplan_reg_counts;
+    int n = a->quick ? 4 : mg_pplan_reg_counts_n;
     memset(sw, 0, sizeof *sw);
     sw->pts = mgp_series(a, name, "regs", "ns_per_register_update");
     sw->wg = wg;
@@ -186,12 +170,12 @@ static int reg_sweep(mgp_arun *a, const char *name, int64_t wg, rsweep *sw)
  * over the group count.  Returns it, or 0 (undetermined). */
 static double concurrency(mgp_arun *a, int regs, int64_t wg, const char *name, double *conf)
 {
-    static const double mult[] = {0.5, 1, 1.5, 2, 2.5, 3, 4};
+    const double *mult = mg_pplan_conc_mult;
     cJSON *pts = mgp_series(a, name, "groups", "ns_per_register_update");
     double xs[8], ys[8], sp[8], per = 0, last = 0;
     int k = 0;
     *conf = 0;
-    for (int i = 0; i < (a->quick ? 4 : 7); i++) {
+    for (int i = 0; i < (a->quick ? 4 : mg_pplan_conc_mult_n); i++) {
         double gs = fmax(1, round(mult[i] * a->dp->cus));
         if (gs <= last) continue;
         last = gs;
@@ -217,11 +201,12 @@ static double concurrency(mgp_arun *a, int regs, int64_t wg, const char *name, d
 
 void mgp_asp_regs(mgp_arun *a)
 {
-    const mgp_kexec_dev *x = a->dp->x;
     rsweep sw;
     /* 1. spill knee, refined between its last count on the low level and
      *    its first on the high one; with compiler counts, their saturation */
-    int64_t wg1 = x->max_wg < 64 ? (int64_t)x->max_wg : 64;
+    mg_pdev pd;
+    mgp_pdev(a, &pd);
+    int64_t wg1 = mg_pplan_regs_wg_small(&pd);
     if (reg_sweep(a, "one_group_of_64", wg1, &sw)) return;
     const char *m1 = "last register count before the first up-step (at least x1.5: a spill) "
                      "of the update time, one group (regpressure), + 3 of overhead";
@@ -280,11 +265,11 @@ void mgp_asp_regs(mgp_arun *a)
                           ncc ? ", compiler count still growing" : "");
     }
     /* 2. register file: one group of the largest size */
-    int64_t wgf = (int64_t)x->max_wg > 1024 ? 1024 : (int64_t)x->max_wg;
+    int64_t wgf = mg_pplan_regs_wg_full(&pd);
     if (reg_sweep(a, "one_group_of_max", wgf, &sw)) return;
     const char *m2 = "largest group x registers of the last count that launched before "
                      "CL_OUT_OF_RESOURCES (or before the latency doubled, romou Fig 5)";
-    int64_t wgc = x->max_wg < 256 ? (int64_t)x->max_wg : 256;
+    int64_t wgc = mg_pplan_regs_wg_conc(&pd);
     int full = spill ? spill : 240;
     if (full > 240) full = 240;
     if (sw.fail_regs && sw.ok_regs) {
@@ -324,24 +309,7 @@ void mgp_asp_regs(mgp_arun *a)
     snprintf(name, sizeof name, "groups_at_%d_regs", full / 2);
     double g2 = concurrency(a, full / 2, wgc, name, &c2);
     if (a->stopped || a->hung || a->budget) return;
-    const char *m3 = "groups running at once (first jump of the time over groups) at full vs "
-                     "half registers: x2 pooled, x1 dedicated";
-    const char *m4 = "groups of 256 running at once at full registers (one per core when they "
-                     "fill its register file)";
-    if (g1 > 0 && g2 > 0) {
-        double ratio = g2 / g1;
-        mgp_note(a, "%g groups of %lld at once at %d registers, %g at %d (ratio %.2f)", g1,
-                 (long long)wgc, full, g2, full / 2, ratio);
-        if (ratio > 1.6) mgp_conclude_str(a, "register_model", "pooled", fmin(c1, c2), m3);
-        else if (ratio < 1.25) mgp_conclude_str(a, "register_model", "dedicated", fmin(c1, c2), m3);
-        else mgp_conclude_none(a, "register_model", NULL, m3, "concurrency ratio %.2f is "
-                               "neither about 1 nor about 2", ratio);
-        mgp_conclude(a, "compute_units_by_timing", g1, "groups", c1 * 0.8, m4);
-    } else {
-        mgp_conclude_none(a, "register_model", NULL, m3, "no clear jump in the time over "
-                          "groups (%g at full, %g at half)", g1, g2);
-        if (g1 > 0) mgp_conclude(a, "compute_units_by_timing", g1, "groups", c1 * 0.8, m4);
-        else mgp_conclude_none(a, "compute_units_by_timing", "groups", m4, "no clear jump");
-    }
+    mg_ares r3 = mgp_ares(a);
+    mg_pc_reg_model(&r3, g1, c1, g2, c2, full, wgc);
     mgp_note(a, "reported compute units: %u", a->dp->cus);
 }

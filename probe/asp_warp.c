@@ -31,6 +31,7 @@
  */
 #include "aspect.h"
 #include "analysis/knee.h"
+#include "analysis/pconclude.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -142,7 +143,9 @@ static double warp_by_timing(mgp_arun *a, double *conf)
     static const int quick[] = {1, 8, 16, 32, 48, 64, 96};
     const int *list = a->quick ? quick : full;
     int n = a->quick ? (int)(sizeof quick / sizeof quick[0]) : (int)(sizeof full / sizeof full[0]);
-    int64_t groups = a->dp->cus * 32 > 64 ? (int64_t)a->dp->cus * 32 : 64;
+    mg_pdev pd;
+    mgp_pdev(a, &pd);
+    int64_t groups = mg_pplan_warp_groups(&pd);
     cJSON *pts = mgp_series(a, "division_loop", "items_per_group", "ns_per_iteration");
     double xs[64], ys[64], sp[64], per_iter = 0;
     int k = 0;
@@ -190,23 +193,9 @@ void mgp_asp_warp(mgp_arun *a)
     double w1 = warp_by_ticket(a, &c1);
     if (a->stopped || a->hung || a->budget) return;
     double w2 = warp_by_timing(a, &c2);
-    const char *m1 = "atomic-ticket runs of a delayed group (ticket op)";
-    const char *m2 = "first knee of the division-loop time over items per group (warpsize op)";
-    if (c1 >= 0) mgp_conclude(a, "warp_size_by_ticket", w1, "items", c1, m1);
-    else mgp_conclude_none(a, "warp_size_by_ticket", "items", m1, "no runs shorter than the "
-                           "group: the items ran one after another");
-    if (c2 >= 0) mgp_conclude(a, "warp_size_by_timing", w2, "items", c2, m2);
-    else mgp_conclude_none(a, "warp_size_by_timing", "items", m2, "no clear first knee");
-    const char *m = "the ticket and timing estimates combined";
-    if (c1 >= 0 && c2 >= 0 && w1 == w2) mgp_conclude(a, "warp_size", w1, "items",
-                                                     fmin(0.99, c1 + c2 - c1 * c2), m);
-    else if (c1 >= 0 && c2 >= 0) {
-        mgp_note(a, "the two estimates disagree (%g by ticket, %g by timing): the ticket "
-                 "order is taken", w1, w2);
-        mgp_conclude(a, "warp_size", w1, "items", 0.6 * c1, m);
-    } else if (c1 >= 0) mgp_conclude(a, "warp_size", w1, "items", c1, m);
-    else if (c2 >= 0) mgp_conclude(a, "warp_size", w2, "items", c2, m);
-    else mgp_conclude_none(a, "warp_size", "items", m, "neither method found a warp");
+    mg_ares r = mgp_ares(a);
+    mg_pc_warp(&r, w1, c1, w2, c2, "no runs shorter than the group: the items ran one after "
+               "another");
 }
 
 /* The uniform ticket step inside aligned blocks of w lids: the step shared
@@ -288,13 +277,7 @@ void mgp_asp_alu(mgp_arun *a)
     }
     if (a->stopped || a->hung) return;
     double peak;
-    const char *m2 = "fp32 peak / (2 flops per FMA x the reported max clock x compute units)";
-    if (mgp_earlier(a, "flops", "fp32_peak_gflops", &peak) == 0 && a->dp->clock_mhz &&
-        a->dp->cus) {
-        double lanes = peak * 1e9 / (2.0 * a->dp->clock_mhz * 1e6 * a->dp->cus);
-        mgp_conclude(a, "alu_lanes_per_cu_by_flops", round(lanes), "lanes", 0.7, m2);
-    } else {
-        mgp_conclude_none(a, "alu_lanes_per_cu_by_flops", "lanes", m2, "needs the flops "
-                          "aspect's fp32 peak and the reported clock and compute units");
-    }
+    int have = mgp_earlier(a, "flops", "fp32_peak_gflops", &peak) == 0;
+    mg_ares r = mgp_ares(a);
+    mg_pc_alu_by_flops(&r, have, have ? peak : 0, a->dp->clock_mhz, a->dp->cus);
 }

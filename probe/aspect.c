@@ -38,15 +38,16 @@ const mgp_aspect *mgp_aspect_find(const char *name)
     return NULL;
 }
 
+mg_ares mgp_ares(mgp_arun *a)
+{
+    mg_ares r = {a->series, a->conclusion, a->notes};
+    return r;
+}
+
 cJSON *mgp_series(mgp_arun *a, const char *name, const char *x, const char *y)
 {
-    cJSON *s = cJSON_CreateObject();
-    cJSON_AddStringToObject(s, "name", name);
-    cJSON_AddStringToObject(s, "x", x);
-    cJSON_AddStringToObject(s, "y", y);
-    cJSON *pts = cJSON_AddArrayToObject(s, "points");
-    cJSON_AddItemToArray(a->series, s);
-    return pts;
+    mg_ares r = mgp_ares(a);
+    return mg_ares_series(&r, name, x, y);
 }
 
 cJSON *mgp_point_add(cJSON *points, double x, double y, const mgp_point *p)
@@ -87,52 +88,30 @@ int mgp_take(mgp_arun *a, const char *fmt, int64_t start, int64_t max, mgp_point
     return -1;
 }
 
-/* A conclusion object under key. */
-static cJSON *entry(mgp_arun *a, const char *key)
-{
-    cJSON_DeleteItemFromObjectCaseSensitive(a->conclusion, key);
-    return cJSON_AddObjectToObject(a->conclusion, key);
-}
-
 void mgp_conclude(mgp_arun *a, const char *key, double value, const char *unit, double conf,
                   const char *method)
 {
-    cJSON *e = entry(a, key);
-    /* 6 significant digits: whole counts (65536 registers) stay exact */
-    char buf[32];
-    snprintf(buf, sizeof buf, "%.6g", value);
-    cJSON_AddNumberToObject(e, "value", atof(buf));
-    if (unit) cJSON_AddStringToObject(e, "unit", unit);
-    snprintf(buf, sizeof buf, "%.2f", conf < 0 ? 0 : conf > 1 ? 1 : conf);
-    cJSON_AddNumberToObject(e, "confidence", atof(buf));
-    cJSON_AddStringToObject(e, "method", method);
+    mg_ares r = mgp_ares(a);
+    mg_ares_conclude(&r, key, value, unit, conf, method);
 }
 
 void mgp_conclude_str(mgp_arun *a, const char *key, const char *value, double conf,
                       const char *method)
 {
-    cJSON *e = entry(a, key);
-    cJSON_AddStringToObject(e, "value", value);
-    char buf[32];
-    snprintf(buf, sizeof buf, "%.2f", conf < 0 ? 0 : conf > 1 ? 1 : conf);
-    cJSON_AddNumberToObject(e, "confidence", atof(buf));
-    cJSON_AddStringToObject(e, "method", method);
+    mg_ares r = mgp_ares(a);
+    mg_ares_conclude_str(&r, key, value, conf, method);
 }
 
 void mgp_conclude_none(mgp_arun *a, const char *key, const char *unit, const char *method,
                        const char *why, ...)
 {
-    cJSON *e = entry(a, key);
-    cJSON_AddNullToObject(e, "value");
-    if (unit) cJSON_AddStringToObject(e, "unit", unit);
-    cJSON_AddNullToObject(e, "confidence");
-    cJSON_AddStringToObject(e, "method", method);
     char buf[700];
     va_list ap;
     va_start(ap, why);
     vsnprintf(buf, sizeof buf, why, ap);
     va_end(ap);
-    cJSON_AddStringToObject(e, "why", buf);
+    mg_ares r = mgp_ares(a);
+    mg_ares_conclude_none(&r, key, unit, method, "%s", buf);
 }
 
 void mgp_note(mgp_arun *a, const char *fmt, ...)
@@ -142,7 +121,8 @@ void mgp_note(mgp_arun *a, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    cJSON_AddItemToArray(a->notes, cJSON_CreateString(buf));
+    mg_ares r = mgp_ares(a);
+    mg_ares_note(&r, "%s", buf);
 }
 
 void mgp_fail(mgp_arun *a, int state, const char *fmt, ...)
@@ -188,6 +168,25 @@ double mgp_big_footprint(const mgp_arun *a)
 
 int64_t mgp_round_to(double v, int64_t m)
 {
-    int64_t r = (int64_t)llround(v / (double)m) * m;
-    return r < m ? m : r;
+    return mg_pplan_round_to(v, m);
+}
+
+void mgp_pdev(const mgp_arun *a, mg_pdev *pd)
+{
+    const mgp_kexec_dev *x = a->dp->x;
+    memset(pd, 0, sizeof *pd);
+    pd->cus = a->dp->cus;
+    pd->clock_mhz = a->dp->clock_mhz;
+    pd->max_wg = x->max_wg;
+    for (int i = 0; i < 3; i++) pd->max_items[i] = x->max_items[i];
+    pd->images = x->images;
+    pd->img_w = x->img_w;
+    pd->img_h = x->img_h;
+    pd->fp16 = x->fp16;
+    pd->cpu = x->cpu;
+    pd->local_mem = x->local_mem;
+    pd->const_mem = x->const_mem;
+    pd->max_alloc = x->max_alloc;
+    pd->cache_size = a->dp->cache_size;
+    pd->cacheline = a->dp->cacheline;
 }

@@ -19,6 +19,8 @@
 #define MGP_ASPECT_H
 
 #include "ptime.h"
+#include "analysis/ares.h"
+#include "analysis/pplan.h"
 
 #include <cjson/cJSON.h>
 #include <stdint.h>
@@ -103,6 +105,12 @@ double mgp_big_footprint(const mgp_arun *a);
 
 /* Round v to a multiple of m (at least m). */
 int64_t mgp_round_to(double v, int64_t m);
+
+/* The device as the shared schedule choices see it (analysis/pplan.h). */
+void mgp_pdev(const mgp_arun *a, mg_pdev *pd);
+
+/* The aspect's results as the shared conclusions take them (analysis/ares.h). */
+mg_ares mgp_ares(mgp_arun *a);
 
 /* The aspects themselves (asp_*.c). */
 void mgp_asp_warp(mgp_arun *a);

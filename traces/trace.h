@@ -86,7 +86,17 @@ static inline void mg_rec_set_active(mg_rec *r, unsigned l)
 {
     r->mask[l >> 6] |= (uint64_t)1 << (l & 63);
 }
-unsigned mg_rec_popcount(const mg_rec *r);
+static inline unsigned mg_popcount64(uint64_t x)
+{
+    x -= (x >> 1) & 0x5555555555555555ull;          /* (no libgcc call without -mpopcnt) */
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+    return (unsigned)((x * 0x0101010101010101ull) >> 56);
+}
+static inline unsigned mg_rec_popcount(const mg_rec *r)
+{
+    return mg_popcount64(r->mask[0]) + mg_popcount64(r->mask[1]);
+}
 
 #define MG_FORM_ROWS_SAME 1u   /* every row has row 0's addresses, column by column */
 #define MG_FORM_ROW_CONST 2u   /* the lanes of a row share their addresses */
@@ -227,12 +237,30 @@ typedef struct mg_trace_cursor {
      * bits, in a warp of at most 64 lanes, may come with only those lanes'
      * addresses filled in.  0 after mg_trace_cursor_init(). */
     int      distinct_only;
+    /* With distinct_only, after each memory record: the lanes
+     * mg_rec_distinct_lanes() lists for it, ln[0 .. nln), so that the
+     * consumer need not list them again.  ln points into lnc, the lists
+     * of the last two masks and forms seen (a warp's records repeat a few
+     * of them: a list is made once, not per record). */
+    uint32_t nln;
+    const uint8_t *ln;
+    struct mg_trace_lanes {
+        uint64_t mask[2];
+        uint32_t p, n;
+        uint8_t  form, used;
+        uint8_t  ln[MG_TRACE_MAX_LANES];
+    } lnc[2];
+    uint32_t lnc_next;           /* the entry to replace next */
     /* per-site decoder state (delta coding), owned by the cursor; last, as
      * the record form does not use it */
     mg_trace_site sites[MG_TRACE_SITE_SLOTS];
 } mg_trace_cursor;
 
 void mg_trace_cursor_init(mg_trace_cursor *c, const mg_trace_wg *wg, uint32_t warp);
+/* Set c->ln, c->nln to mg_rec_distinct_lanes() of r (the record just
+ * decoded), from c->lnc when an entry has r's mask and form. */
+void mg_trace_cursor_lanes(mg_trace_cursor *c, const mg_rec *r);
+
 /* Decode the next record into *r.  Returns 1 with a record, 0 at the end
  * of the warp, -1 on malformed bytes (a message naming the warp, record
  * index and byte offset is added to d when d is not NULL). */

@@ -22,6 +22,34 @@ void mg_trace_cursor_init(mg_trace_cursor *c, const mg_trace_wg *wg, uint32_t wa
     for (int i = 0; i < MG_TRACE_SITE_SLOTS; i++) c->sites[i].used = 0;
     c->prev_mask[0] = c->prev_mask[1] = 0;
     c->distinct_only = 0;
+    c->nln = 0;
+    c->ln = c->lnc[0].ln;
+    c->lnc[0].used = c->lnc[1].used = 0;
+    c->lnc_next = 0;
+}
+
+void mg_trace_cursor_lanes(mg_trace_cursor *c, const mg_rec *r)
+{
+    uint32_t p = r->form ? r->form_p : 0;
+    for (int i = 0; i < 2; i++) {
+        struct mg_trace_lanes *e = &c->lnc[i];
+        if (e->used && e->mask[0] == r->mask[0] && e->mask[1] == r->mask[1] && e->p == p &&
+            e->form == r->form) {
+            c->ln = e->ln;
+            c->nln = e->n;
+            return;
+        }
+    }
+    struct mg_trace_lanes *e = &c->lnc[c->lnc_next];
+    c->lnc_next ^= 1;
+    e->used = 1;
+    e->mask[0] = r->mask[0];
+    e->mask[1] = r->mask[1];
+    e->p = p;
+    e->form = r->form;
+    e->n = mg_rec_distinct_lanes(r, e->ln);
+    c->ln = e->ln;
+    c->nln = e->n;
 }
 
 /* Fill e (offset off) and return -1. */
@@ -128,10 +156,9 @@ static int get_mem(dec *s, mg_trace_cursor *c, mg_rec *r, unsigned mode)
         }
         r->form_p = n.p;
         r->form = mg_trace_form_bits(dims, n.a, n.c);
+        if (c->distinct_only) mg_trace_cursor_lanes(c, r);
         if (r->form && c->distinct_only && r->lanes <= 64) {     /* see trace.h */
-            uint8_t ln[MG_TRACE_MAX_LANES];
-            mg_trace_expand_lanes(r, dims, n.p, n.base, n.a, n.c, ln,
-                                  mg_rec_distinct_lanes(r, ln));
+            mg_trace_expand_lanes(r, dims, n.p, n.base, n.a, n.c, c->ln, c->nln);
         } else {
             for (int d = 0; d < dims; d++)
                 mg_trace_expand(d ? r->b : r->a, r->mask, r->lanes, n.base[d], n.a[d], n.c[d],
@@ -152,6 +179,7 @@ static int get_mem(dec *s, mg_trace_cursor *c, mg_rec *r, unsigned mode)
             first = 0;
         }
         for (int d = 0; first && d < dims; d++) n.base[d] = ref[d];
+        if (c->distinct_only) mg_trace_cursor_lanes(c, r);   /* every lane */
     }
     if (dims == 1)    /* 1D addresses: b is 0 for active lanes (mg_rec contract) */
         for (unsigned l = 0; l < r->lanes; l++)

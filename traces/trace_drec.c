@@ -235,6 +235,24 @@ void mg_trace_expand(int64_t *v, const uint64_t mask[2], uint32_t lanes, int64_t
 void mg_trace_expand_lanes(mg_rec *r, int dims, uint32_t p, const int64_t base[2],
                            const int64_t a[2], const int64_t c[2], const uint8_t *ln, uint32_t n)
 {
+    if (n && ln[n - 1] < p) {           /* every lane in row 0 (the usual case) */
+        uint64_t b0 = (uint64_t)base[0], a0 = (uint64_t)a[0];
+        if (dims == 2) {
+            uint64_t b1 = (uint64_t)base[1], a1 = (uint64_t)a[1];
+            for (uint32_t k = 0; k < n; k++) {
+                uint32_t l = ln[k];
+                r->a[l] = (int64_t)(b0 + a0 * l);
+                r->b[l] = (int64_t)(b1 + a1 * l);
+            }
+        } else {
+            for (uint32_t k = 0; k < n; k++) {
+                uint32_t l = ln[k];
+                r->a[l] = (int64_t)(b0 + a0 * l);
+                r->b[l] = 0;
+            }
+        }
+        return;
+    }
     uint32_t x = 0, last = 0;
     uint64_t row[2] = {(uint64_t)base[0], dims == 2 ? (uint64_t)base[1] : 0};
     for (uint32_t k = 0; k < n; k++) {
@@ -256,6 +274,7 @@ int mg_trace_drec_next(mg_trace_cursor *c, mg_rec *r)
     const mg_trace_warp *w = &wg->warps[c->warp];
     if (c->index >= w->n_records) return 0;
     const mg_trace_drec *q = &wg->recs[w->off + c->index++];
+    if (c->index < w->n_records) __builtin_prefetch(q + 1);   /* read later: warps interleave */
     r->type = q->type;
     r->site = q->site;
     r->lanes = (uint16_t)w->lanes;
@@ -282,13 +301,14 @@ int mg_trace_drec_next(mg_trace_cursor *c, mg_rec *r)
                 r->a[l] = *v++;
                 r->b[l] = dims == 2 ? *v++ : 0;
             }
+        if (c->distinct_only) mg_trace_cursor_lanes(c, r);
         return 1;
     }
     r->form_p = q->p;
     r->form = mg_trace_form_bits(dims, q->a, q->c);
+    if (c->distinct_only) mg_trace_cursor_lanes(c, r);
     if (r->form && c->distinct_only && w->lanes <= 64) {
-        uint8_t ln[MG_TRACE_MAX_LANES];
-        mg_trace_expand_lanes(r, dims, q->p, q->base, q->a, q->c, ln, mg_rec_distinct_lanes(r, ln));
+        mg_trace_expand_lanes(r, dims, q->p, q->base, q->a, q->c, c->ln, c->nln);
         return 1;
     }
     mg_trace_expand(r->a, q->mask, w->lanes, q->base[0], q->a[0], q->c[0], q->p);

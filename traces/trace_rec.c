@@ -1,12 +1,6 @@
 /* trace_rec.c - record and header helpers: lane counts, names, geometry. */
 #include "trace_internal.h"
 
-/* Active lanes of r: the bits set in its mask. */
-unsigned mg_rec_popcount(const mg_rec *r)
-{
-    return (unsigned)(__builtin_popcountll(r->mask[0]) + __builtin_popcountll(r->mask[1]));
-}
-
 /* Every active lane of r into out (ascending); returns their number. */
 static unsigned all_lanes(const mg_rec *r, uint8_t *out)
 {

@@ -179,6 +179,8 @@ void cal_drop_inapplicable(cal_ctx *c)
         const char *eq = strchr(f->when, '=');
         char key[64];
         snprintf(key, sizeof key, "%.*s", (int)(eq - f->when), f->when);
-        if (strcmp(cal_text(c, key), eq + 1) && cal_get(c, f->key)) cal_drop(c, f->key);
+        /* an enum not decided yet (a placeholder comes later) drops nothing */
+        if (cal_get(c, key) && strcmp(cal_text(c, key), eq + 1) && cal_get(c, f->key))
+            cal_drop(c, f->key);
     }
 }

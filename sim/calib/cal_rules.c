@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A profile conclusion usable for calibration: 0 with *v. */
@@ -81,7 +82,25 @@ static double whole_sets(double size, double line, double assoc)
 }
 
 static double clock_ghz(const cal_ctx *c) { return cal_value(c, "core.clock") / 1e9; }
+
+/* Cycles `bytes` take through a pipe of `bw` bytes/s (whole device; per
+ * core when per_core), the model's transfer term (sim/MODEL.md, Memory);
+ * 0 when the bandwidth is unknown. */
+static double xfer(const cal_ctx *c, double bytes, const char *bw_key, int per_core)
+{
+    double bw = cal_value(c, bw_key), clk = cal_value(c, "core.clock");
+    double n = per_core ? cal_value(c, "core.sp_count") : 1;
+    return bw > 0 && clk > 0 && n > 0 ? bytes / (bw / clk / n) : 0;
+}
 static double alu_lat(const cal_ctx *c) { return cal_value(c, "core.alu_latency_cycles"); }
+
+/* v to 4 significant digits (a rate derived from a 6-digit peak). */
+static double sig4(double v)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "%.4g", v);
+    return atof(buf);
+}
 
 /* ---- identity and cores ---------------------------------------------------------- */
 
@@ -147,11 +166,11 @@ static void cores(cal_ctx *c)
         if (lanes < 1) lanes = 1;
         cal_put_num(c, "core.alus_per_sp", lanes, "measured",
                     ref(c, r, sizeof r, "alu.alu_lanes_per_cu_by_flops%s", vf > 1 ? " / 4 (vec4 issue)" : ""));
-        cal_put_num(c, "core.fp32_flops_per_alu_cycle", peak * 1e9 / (per * lanes), "inferred",
+        cal_put_num(c, "core.fp32_flops_per_alu_cycle", sig4(peak * 1e9 / (per * lanes)), "inferred",
                     ref(c, r, sizeof r, "flops.fp32_peak_gflops / (sp_count x alus_per_sp x "
                         "clock%s)", vf > 1 ? " x 4" : ""));
         if (!pnum(c, "flops", "fp16_peak_gflops", &peak))
-            cal_put_num(c, "core.fp16_flops_per_alu_cycle", peak * 1e9 / (per * lanes),
+            cal_put_num(c, "core.fp16_flops_per_alu_cycle", sig4(peak * 1e9 / (per * lanes)),
                         "inferred", ref(c, r, sizeof r, "flops.fp16_peak_gflops / (sp_count x "
                                         "alus_per_sp x clock%s)", vf > 1 ? " x 4" : ""));
     }
@@ -185,6 +204,9 @@ static void texture(cal_ctx *c, double *l2inc)
     char r[MG_REF_MAX];
     double wb, hr, size, lat, lat2, bw;
     *l2inc = 0;
+    if (!pnum(c, "bw_image", "peak_gbps", &bw))
+        cal_put_unit(c, "tex_l1.bandwidth", bw * 1e9, "measured",
+                     ref(c, r, sizeof r, "bw_image.peak_gbps"));
     int shape = !pnum(c, "cache_image", "line_width_bytes", &wb) &&
                 !pnum(c, "cache_image", "line_height_rows", &hr) && wb >= 4;
     if (shape) {
@@ -209,16 +231,15 @@ static void texture(cal_ctx *c, double *l2inc)
                                                   cal_value(c, "tex_l1.assoc")), "measured",
                      ref(c, r, sizeof r, "cache_image.l1_size, to whole sets"));
     if (!pnum(c, "cache_image", "l1_latency_ns", &lat) && clock_ghz(c) > 0) {
-        cal_put_num(c, "tex_l1.latency_cycles", fmax(1, round(lat * clock_ghz(c) -
-                                                              2 * alu_lat(c))), "measured",
+        cal_put_num(c, "tex_l1.latency_cycles",
+                    fmax(1, round(lat * clock_ghz(c) - 2 * alu_lat(c) -
+                                  xfer(c, 4, "tex_l1.bandwidth", 1))), "measured",
                     ref(c, r, sizeof r, "cache_image.l1_latency_ns x clock - 2 x "
-                        "core.alu_latency_cycles (the chase's address)"));
+                        "core.alu_latency_cycles (the chase's address) - a texel's transfer"));
         if (!pnum(c, "cache_image", "l2_latency_ns", &lat2) && lat2 > lat)
-            *l2inc = round((lat2 - lat) * clock_ghz(c));
+            *l2inc = fmax(1, round((lat2 - lat) * clock_ghz(c) -
+                                   xfer(c, cal_value(c, "tex_l1.line"), "l2.bandwidth", 0)));
     }
-    if (!pnum(c, "bw_image", "peak_gbps", &bw))
-        cal_put_unit(c, "tex_l1.bandwidth", bw * 1e9, "measured",
-                     ref(c, r, sizeof r, "bw_image.peak_gbps"));
 }
 
 /* The buffer path, the L2 and DRAM from the buffer chase. */
@@ -254,14 +275,19 @@ static void buffers(cal_ctx *c, double l2inc_img)
         double bl = cal_get(c, "buffer_l1.line") ? cal_value(c, "buffer_l1.line") : 64;
         cal_put_unit(c, "buffer_l1.size", whole_sets(size1, bl, cal_value(c, "buffer_l1.assoc")),
                      "measured", ref(c, r, sizeof r, "cache_buffer.l1_size, to whole sets"));
-        cal_put_num(c, "buffer_l1.latency_cycles", fmax(1, round(lat1 * clk - alu_lat(c))),
-                    "measured", ref(c, r, sizeof r, "cache_buffer.l1_latency_ns x clock - "
-                                    "core.alu_latency_cycles (the chase's address)"));
         if (have_bw)
             cal_put_unit(c, "buffer_l1.bandwidth", bw * 1e9, "measured",
                          ref(c, r, sizeof r, "bw_buffer.peak_gbps"));
-        cal_put_num(c, "l2.latency_cycles", fmax(1, round((lat_last - lat1) * clk)), "measured",
-                    ref(c, r, sizeof r, "cache_buffer.%s - l1_latency_ns, x clock", k2));
+        cal_put_num(c, "buffer_l1.latency_cycles",
+                    fmax(1, round(lat1 * clk - alu_lat(c) - xfer(c, 4, "buffer_l1.bandwidth", 1))),
+                    "measured", ref(c, r, sizeof r, "cache_buffer.l1_latency_ns x clock - "
+                                    "core.alu_latency_cycles (the chase's address) - 4 bytes' "
+                                    "transfer"));
+        cal_put_num(c, "l2.latency_cycles",
+                    fmax(1, round((lat_last - lat1) * clk -
+                                  xfer(c, cal_value(c, "buffer_l1.line"), "l2.bandwidth", 0))),
+                    "measured", ref(c, r, sizeof r, "cache_buffer.%s - l1_latency_ns, x clock, "
+                                    "- an L1 line's transfer", k2));
         if (!cal_get(c, "l2.line") && !pdev(c, "global_mem_cacheline_size", &v))
             cal_put_unit(c, "l2.line", v, "driver",
                          ref(c, r, sizeof r, "device.global_mem_cacheline_size"));
@@ -276,7 +302,8 @@ static void buffers(cal_ctx *c, double l2inc_img)
             cal_put_num(c, "l2.latency_cycles", l2inc_img, "measured",
                         ref(c, r, sizeof r, "cache_image.l2_latency_ns - l1_latency_ns, x clock"));
         cal_put_num(c, "buffer.latency_cycles",
-                    fmax(1, round(lat1 * clk - cal_value(c, "l2.latency_cycles") - alu_lat(c))),
+                    fmax(1, round(lat1 * clk - cal_value(c, "l2.latency_cycles") - alu_lat(c) -
+                                  xfer(c, 4, "l2.bandwidth", 0))),
                     "measured", ref(c, r, sizeof r, "cache_buffer.l1_latency_ns x clock - "
                                     "l2.latency_cycles - core.alu_latency_cycles"));
     }

@@ -70,6 +70,39 @@ void cal_placeholders(cal_ctx *c)
     hold(c, "dram.latency", "\"100ns\"");
 }
 
+/* Row i of dev as a number (base units), or NAN for strings, enums and
+ * steps. */
+static double field_num(const mg_device *dev, size_t i)
+{
+    const mg_field *f = &mg_schema[i];
+    const char *p = (const char *)dev + f->off;
+    switch (f->type) {
+    case MG_T_INT:
+    case MG_T_SIZE: return (double)*(const int64_t *)p;
+    case MG_T_NUM:
+    case MG_T_FREQ:
+    case MG_T_BW:
+    case MG_T_TIME: return *(const double *)p;
+    default: return NAN;
+    }
+}
+
+/* Note the measured values more than 2x away from the base's: a probe
+ * kernel that missed (or a base that is wrong) deserves a look. */
+static void compare_base(cal_ctx *c, const mg_device *cal, const mg_device *base)
+{
+    for (size_t i = 0; i < mg_schema_count; i++) {
+        if (c->origin[i] != MG_CAL_PROFILE || !base->set[i]) continue;
+        double a = field_num(cal, i), b = field_num(base, i);
+        if (!(a > 0 && b > 0) || (a <= 2 * b && b <= 2 * a)) continue;
+        char va[96], vb[96];
+        mg_device_field_text(cal, i, va, sizeof va);
+        mg_device_field_text(base, i, vb, sizeof vb);
+        cal_note(c, "%s = %s is %.2fx the base's %s: check the profile's curve", mg_schema[i].key,
+                 va, a / b, vb);
+    }
+}
+
 int mg_calibrate(const cJSON *profile, const mg_device *base, const mg_cal_opts *o,
                  mg_cal *out, mg_diag *d)
 {
@@ -95,6 +128,7 @@ int mg_calibrate(const cJSON *profile, const mg_device *base, const mg_cal_opts 
         return -1;
     }
     cJSON_Delete(c.cfg);
+    if (base) compare_base(&c, &out->dev, base);
     out->config = mg_device_to_json(&out->dev);
     out->notes = c.notes;
     out->profile_path = o->profile_path;

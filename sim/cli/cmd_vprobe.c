@@ -11,6 +11,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void vprobe_usage(FILE *f)
 {
@@ -33,7 +34,7 @@ static void vprobe_usage(FILE *f)
             "                       bw_buffer, bw_image, bw_local, bw_constant, dram,\n"
             "                       rstride2d (alu reads flops, regs reads warp)\n"
             "      --json           print the profile on stdout instead of the table\n"
-            "  -q, --quiet          no progress lines on stderr\n"
+            "  -q, --quiet          no progress lines on stderr (printed on a terminal)\n"
             "  -h, --help           print this help\n"
             "\n"
             "Example:\n"
@@ -116,7 +117,7 @@ int mg_cmd_vprobe(int argc, char **argv)
     char cdir[4200];
     mg_vprobe_curves_dir(out ? out : "vprofile.json", cdir, sizeof cdir);
     const char *base = strrchr(cdir, '/');
-    mg_vprobe_opts o = {aspects, !quiet, cfg};
+    mg_vprobe_opts o = {aspects, !quiet && isatty(STDERR_FILENO), cfg};
     if (mg_vprobe_run(dev, &o, base ? base + 1 : cdir, &prof, &curves, &d)) goto done;
     if (out && mg_vprobe_save(out, prof, curves, &d)) goto done;
     if (json) {

@@ -13,7 +13,8 @@ int mg_cache_init(mg_cache *c, uint32_t sets, uint32_t ways, const mg_repl_polic
     memset(c, 0, sizeof *c);
     c->sets = sets ? sets : 1;
     c->ways = ways ? ways : 1;
-    c->set_mask = (c->sets & (c->sets - 1)) == 0 ? c->sets - 1 : 0;
+    c->pow2 = (c->sets & (c->sets - 1)) == 0;
+    c->set_mask = c->pow2 ? c->sets - 1 : 0;
     c->pol = pol;
     c->lru = pol == &mg_repl_lru && c->ways <= 65536;
     size_t n = (size_t)c->sets * c->ways;
@@ -138,7 +139,7 @@ static void lru_touch(mg_cache *c, uint32_t set, uint32_t w)
     c->head[set] = (uint16_t)w;
 }
 
-int mg_cache_lru_miss(mg_cache *c, uint32_t set, uint64_t id)
+int mg_cache_lru_miss(mg_cache *c, uint32_t set, uint64_t id, uint32_t *b)
 {
     size_t base = (size_t)set * c->ways;
     int full = c->fill[set] == c->ways;
@@ -146,7 +147,8 @@ int mg_cache_lru_miss(mg_cache *c, uint32_t set, uint64_t id)
     mg_cache_slot *s = &c->slot[base + w];
     if (full) index_remove(c, s->tag, (uint32_t)(base + w));
     s->tag = id;
-    index_insert(c, id, (uint32_t)(base + w));
+    s->chain = *b;                 /* the head of id's bucket (after the removal) */
+    *b = (uint32_t)(base + w + 1);
     c->misses++;
     return 0;
 }
@@ -197,4 +199,74 @@ int mg_cache_access_any(mg_cache *c, uint64_t id)
     t[w].tag = id;
     c->misses++;
     return 0;
+}
+
+/* One access of an indexed LRU cache to id in `set`, as mg_cache_access()
+ * (the state passed unpacked, so that a loop keeps it in registers).
+ * Returns 1 on a hit. */
+__attribute__((always_inline))
+static inline int lru_one(mg_cache *c, mg_cache_slot *slot, uint32_t *index, int shift,
+                          uint16_t *head, uint32_t ways, uint32_t set, uint64_t id)
+{
+    uint32_t base = set * ways;
+    uint32_t *b = &index[(id * 0xff51afd7ed558ccdull) >> shift], e = *b;
+    while (e && slot[e - 1].tag != id) e = slot[e - 1].chain;
+    mg_cache_slot *s = slot + base;
+    uint32_t h = head[set];
+    if (e) {
+        uint32_t w = e - 1 - base;
+        if (w != h) {
+            if (w != s[h].prev) {                 /* unlink w; put it before the head */
+                uint16_t p = s[w].prev, nx = s[w].next, t = s[h].prev;
+                s[p].next = nx;
+                s[nx].prev = p;
+                s[w].prev = t;
+                s[w].next = (uint16_t)h;
+                s[t].next = (uint16_t)w;
+                s[h].prev = (uint16_t)w;
+            }
+            head[set] = (uint16_t)w;
+        }
+        return 1;
+    }
+    if (c->fill[set] < ways) {                    /* an invalid way */
+        mg_cache_lru_miss(c, set, id, b);
+        c->misses--;                              /* (the caller counts) */
+        return 0;
+    }
+    uint32_t v = s[h].prev;                       /* the least recent way becomes the head */
+    head[set] = (uint16_t)v;
+    mg_cache_slot *sv = s + v;
+    uint32_t *link = &index[(sv->tag * 0xff51afd7ed558ccdull) >> shift];
+    while (*link != base + v + 1) link = &slot[*link - 1].chain;
+    *link = sv->chain;
+    sv->tag = id;
+    sv->chain = *b;
+    *b = base + v + 1;
+    return 0;
+}
+
+uint32_t mg_cache_access_all(mg_cache *c, const uint64_t *ids, uint32_t n, uint32_t *miss)
+{
+    uint32_t nm = 0;
+    if (!(c->index && c->lru)) {
+        for (uint32_t i = 0; i < n; i++)
+            if (!mg_cache_access_any(c, ids[i])) miss[nm++] = i;
+        return nm;
+    }
+    mg_cache_slot *slot = c->slot;
+    uint32_t *index = c->index, ways = c->ways;
+    uint16_t *head = c->head;
+    int shift = c->index_shift;
+    if (c->sets == 1) {                           /* fully associative: no set hash */
+        for (uint32_t i = 0; i < n; i++)
+            if (!lru_one(c, slot, index, shift, head, ways, 0, ids[i])) miss[nm++] = i;
+    } else {
+        for (uint32_t i = 0; i < n; i++)
+            if (!lru_one(c, slot, index, shift, head, ways, mg_cache_set(c, ids[i]), ids[i]))
+                miss[nm++] = i;
+    }
+    c->hits += n - nm;
+    c->misses += nm;
+    return nm;
 }

@@ -57,6 +57,7 @@ typedef struct mg_cache_slot {
 struct mg_cache {
     uint32_t sets, ways;
     uint32_t set_mask;        /* sets - 1 when sets is a power of two, else 0 */
+    int      pow2;            /* sets is a power of two (1 included) */
     mg_cache_slot *slot;      /* sets x ways */
     uint32_t *fill;           /* per set: valid ways (ways 0 .. fill-1) */
     uint16_t *head;           /* LRU: per set, its most recent way */
@@ -79,8 +80,7 @@ void mg_cache_free(mg_cache *c);
 static inline uint32_t mg_cache_set(const mg_cache *c, uint64_t id)
 {
     uint32_t h = (uint32_t)((id * 0x9e3779b97f4a7c15ull) >> 32);
-    if (c->set_mask) return h & c->set_mask;
-    return c->sets == 1 ? 0 : h % c->sets;
+    return c->pow2 ? h & c->set_mask : h % c->sets;
 }
 
 /* The line id held by `way` of `set` (meaningful for way < fill[set]). */
@@ -92,8 +92,16 @@ static inline uint64_t mg_cache_tag(const mg_cache *c, uint32_t set, uint32_t wa
 /* Any cache but an indexed LRU one (cache.c). */
 int mg_cache_access_any(mg_cache *c, uint64_t id);
 
-/* An indexed LRU cache's access (cache.c): the out-of-line part, a miss. */
-int mg_cache_lru_miss(mg_cache *c, uint32_t set, uint64_t id);
+/* An indexed LRU cache's access (cache.c): the out-of-line part, a miss
+ * of id in `set`, whose index bucket is *b. */
+int mg_cache_lru_miss(mg_cache *c, uint32_t set, uint64_t id, uint32_t *b);
+
+/* Look up ids[0 .. n) in order, exactly as n calls of mg_cache_access()
+ * (below) would; the indices of the ids that missed go to miss[]
+ * (ascending).  Returns the number of misses.  One call per warp
+ * instruction's lines: an indexed LRU cache's loop keeps its state in
+ * registers. */
+uint32_t mg_cache_access_all(mg_cache *c, const uint64_t *ids, uint32_t n, uint32_t *miss);
 
 /* Look up line `id`; on a miss, fill it (evicting per the policy).
  * Returns 1 on a hit, 0 on a miss.  Counts hits and misses.  The hit of
@@ -102,9 +110,9 @@ static inline int mg_cache_access(mg_cache *c, uint64_t id)
 {
     if (!(c->index && c->lru)) return mg_cache_access_any(c, id);
     uint32_t set = mg_cache_set(c, id);
-    uint32_t e = c->index[(id * 0xff51afd7ed558ccdull) >> c->index_shift];
+    uint32_t *b = &c->index[(id * 0xff51afd7ed558ccdull) >> c->index_shift], e = *b;
     while (e && c->slot[e - 1].tag != id) e = c->slot[e - 1].chain;
-    if (!e) return mg_cache_lru_miss(c, set, id);
+    if (!e) return mg_cache_lru_miss(c, set, id, b);
     c->hits++;
     mg_cache_slot *s = c->slot + (uint64_t)set * c->ways;
     uint32_t w = (uint32_t)(e - 1 - (uint64_t)set * c->ways), h = c->head[set];

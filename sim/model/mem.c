@@ -21,6 +21,8 @@
 static uint32_t uniq2(uint64_t *v, uint64_t *w, uint32_t n)
 {
     uint32_t m = 0, k = 1;
+    while (k < n && v[k] > v[k - 1]) k++;
+    if (k >= n) return n;         /* strictly rising (the usual case): nothing repeats */
     while (k < n && v[k] >= v[k - 1]) k++;
     if (k >= n) {                 /* sorted (lanes in address order): repeats are adjacent */
         for (k = 0; k < n; k++) {
@@ -80,19 +82,23 @@ static double l2_path(mg_sim *s, uint64_t *ids, uint32_t n, double bytes, double
     double done = start + bytes / s->l2bw.per_cycle + (double)dev->l2.latency_cycles;
     st->lv[MG_LV_L2].bytes += bytes;
     uint32_t misses = 0, fetched = 0;      /* missed lines; lines fetched from DRAM */
-    int blocked = lay && mg_texlayout_blocked(lay);
-    for (uint32_t i = 0; i < n; i++) {
-        st->lv[MG_LV_L2].accesses++;
-        if (mg_cache_access(&s->l2, ids[i])) { st->lv[MG_LV_L2].hits++; continue; }
-        st->lv[MG_LV_L2].misses++;
-        misses++;
-        if (!blocked) { fetched++; continue; }
-        uint64_t blk[MG_TEXLAYOUT_MAX_LINES];
-        uint32_t nb = mg_texlayout_block_lines(lay, ids[i], blk);
-        for (uint32_t j = 0; j < nb; j++)
-            if (blk[j] != ids[i]) mg_cache_access(&s->l2, blk[j]);   /* fill the block */
-        fetched += nb;
+    if (!lay || !mg_texlayout_blocked(lay)) {
+        uint32_t mi[MAX_IDS];
+        misses = fetched = mg_cache_access_all(&s->l2, ids, n, mi);
+    } else {
+        for (uint32_t i = 0; i < n; i++) {
+            if (mg_cache_access(&s->l2, ids[i])) continue;
+            misses++;
+            uint64_t blk[MG_TEXLAYOUT_MAX_LINES];
+            uint32_t nb = mg_texlayout_block_lines(lay, ids[i], blk);
+            for (uint32_t j = 0; j < nb; j++)
+                if (blk[j] != ids[i]) mg_cache_access(&s->l2, blk[j]);   /* fill the block */
+            fetched += nb;
+        }
     }
+    st->lv[MG_LV_L2].accesses += n;
+    st->lv[MG_LV_L2].hits += n - misses;
+    st->lv[MG_LV_L2].misses += misses;
     if (misses) {
         double db = (double)fetched * (double)dev->l2.line;
         double ds = mg_pipe_take(&s->drambw, start + (double)dev->l2.latency_cycles, db);
@@ -115,12 +121,11 @@ static double l1_path(mg_sim *s, int lv, mg_cache *c, mg_pipe *bw, const mg_cach
     double done = start + busy / bw->per_cycle + (double)cfg->latency_cycles;
     st->lv[lv].bytes += bytes;
     uint64_t miss[MAX_IDS];
-    uint32_t nm = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        st->lv[lv].accesses++;
-        if (mg_cache_access(c, ids[i])) st->lv[lv].hits++;
-        else { st->lv[lv].misses++; miss[nm++] = l2ids[i]; }
-    }
+    uint32_t mi[MAX_IDS], nm = mg_cache_access_all(c, ids, n, mi);
+    for (uint32_t i = 0; i < nm; i++) miss[i] = l2ids[mi[i]];
+    st->lv[lv].accesses += n;
+    st->lv[lv].hits += n - nm;
+    st->lv[lv].misses += nm;
     if (nm) {
         double mb = (double)nm * (double)cfg->line;
         nm = uniq(miss, nm);
@@ -129,10 +134,11 @@ static double l1_path(mg_sim *s, int lv, mg_cache *c, mg_pipe *bw, const mg_cach
     return done;
 }
 
-/* How texels of record r's image map to L1 tiles, L2 lines and blocks. */
-static void tex_map_of(const mg_sim *s, const mg_rec *r, mg_texlayout *m)
+/* How texels of record r's image map to L1 tiles, L2 lines and blocks
+ * (each image's layout is made once, by mg_mem_init). */
+static const mg_texlayout *tex_map_of(const mg_sim *s, const mg_rec *r)
 {
-    mg_texlayout_init(m, s->dev, s->hdr->images[r->obj].texel_bytes, r->obj);
+    return &s->tex[r->obj < s->hdr->n_images ? r->obj : 0];
 }
 
 /* Buffer bytes [a, a+w) of object obj in `space` -> line ids of size line. */
@@ -147,17 +153,17 @@ static uint32_t buf_ids(uint64_t space, int64_t a, uint32_t w, int64_t line, uin
 /* The distinct `block`-byte aligned blocks the active lanes of buffer
  * record r touch (only the lanes mg_rec_distinct_lanes lists hold
  * addresses: see the cursor's distinct_only). */
-static uint32_t lookup_blocks(const mg_rec *r, int64_t block)
+static uint32_t lookup_blocks(const mg_rec *r, const uint8_t *ln, uint32_t nl, int64_t block)
 {
     uint64_t b[MAX_IDS];
-    uint8_t ln[MG_TRACE_MAX_LANES];
-    uint32_t nl = mg_rec_distinct_lanes(r, ln), n = 0;
+    uint32_t n = 0;
     for (uint32_t k = 0; k < nl && n + 4 <= MAX_IDS; k++)
         n += buf_ids(0, r->a[ln[k]], r->width, block, b + n);
     return uniq(b, n);
 }
 
-double mg_mem_access(mg_sim *s, int sp, const mg_rec *r, double t)
+double mg_mem_access(mg_sim *s, int sp, const mg_rec *r, const uint8_t *ln, uint32_t nl,
+                     double t)
 {
     const mg_device *dev = s->dev;
     mg_sim_stats *st = s->st;
@@ -166,28 +172,27 @@ double mg_mem_access(mg_sim *s, int sp, const mg_rec *r, double t)
     double bytes = (double)act * r->width;
     uint64_t ids[MAX_IDS], l2ids[MAX_IDS];
     uint32_t n = 0;
+    uint8_t own[MG_TRACE_MAX_LANES];         /* lanes whose addresses may be new */
+    if (!ln && r->type != MG_REC_CONST_LOAD) {
+        nl = mg_rec_distinct_lanes(r, own);
+        ln = own;
+    }
     st->lane_accesses += act;
     switch (r->type) {
     case MG_REC_TEX_READ: {
-        mg_texlayout m;
-        tex_map_of(s, r, &m);
-        uint8_t ln[MG_TRACE_MAX_LANES];            /* lanes whose texels may be new */
-        uint32_t nl = mg_rec_distinct_lanes(r, ln);
-        for (uint32_t k = 0; k < nl; k++, n++)
-            mg_texlayout_ids(&m, r->a[ln[k]], r->b[ln[k]], &ids[n], &l2ids[n]);
-        n = uniq2(ids, l2ids, n);        /* distinct tiles, each with its L2 line */
+        const mg_texlayout *m = tex_map_of(s, r);
+        n = nl;
+        if (!mg_texlayout_ids_n(m, r->a, r->b, ln, nl, ids, l2ids))
+            n = uniq2(ids, l2ids, n);    /* distinct tiles, each with its L2 line */
         return l1_path(s, MG_LV_TEX_L1, &p->tex_l1, &p->tex, &dev->tex_l1, ids, l2ids, n,
-                       bytes, bytes, t, &m);
+                       bytes, bytes, t, m);
     }
     case MG_REC_IMG_WRITE: {
         /* the texture L1 is read-only; writes go to the L2 a line at a time */
-        mg_texlayout m;
-        tex_map_of(s, r, &m);
-        uint8_t ln[MG_TRACE_MAX_LANES];
-        uint32_t nl = mg_rec_distinct_lanes(r, ln);
+        const mg_texlayout *m = tex_map_of(s, r);
         for (uint32_t k = 0; k < nl; k++, n++) {
             uint64_t x;
-            mg_texlayout_ids(&m, r->a[ln[k]], r->b[ln[k]], &x, &ids[n]);
+            mg_texlayout_ids(m, r->a[ln[k]], r->b[ln[k]], &x, &ids[n]);
         }
         n = uniq(ids, n);
         return l2_path(s, ids, n, bytes, t, NULL);
@@ -210,8 +215,6 @@ double mg_mem_access(mg_sim *s, int sp, const mg_rec *r, double t)
         int via_l1 = dev->buffer_path == MG_BUF_VIA_L1;
         int64_t line = via_l1 ? dev->buf_l1.line : dev->l2.line;
         if (act <= MAX_IDS / 4) {        /* the cap below cannot bind: distinct lanes */
-            uint8_t ln[MG_TRACE_MAX_LANES];
-            uint32_t nl = mg_rec_distinct_lanes(r, ln);
             for (uint32_t k = 0; k < nl; k++)
                 n += buf_ids(space, r->a[ln[k]], r->width, line, ids + n);
         } else {
@@ -226,7 +229,7 @@ double mg_mem_access(mg_sim *s, int sp, const mg_rec *r, double t)
             /* one lookup_bytes block per cycle (NVIDIA: 128 B lines) */
             double busy = bytes;
             if (dev->buf_l1_lookup_bytes > 0)
-                busy = maxd(bytes, (double)lookup_blocks(r, dev->buf_l1_lookup_bytes) *
+                busy = maxd(bytes, (double)lookup_blocks(r, ln, nl, dev->buf_l1_lookup_bytes) *
                                        p->buf.per_cycle);
             return l1_path(s, MG_LV_BUF_L1, &p->buf_l1, &p->buf, &dev->buf_l1, ids, l2ids, n,
                            bytes, busy, t, NULL);
@@ -264,6 +267,11 @@ int mg_mem_init(mg_sim *s)
 {
     const mg_device *dev = s->dev;
     double clk = dev->clock_hz, nsp = (double)dev->sp_count;
+    uint32_t ni = s->hdr->n_images;
+    s->tex = calloc(ni ? ni : 1, sizeof *s->tex);
+    if (!s->tex) return -1;
+    for (uint32_t i = 0; i < ni; i++)
+        mg_texlayout_init(&s->tex[i], dev, s->hdr->images[i].texel_bytes, i);
     if (cache_from_cfg(&s->l2, &dev->l2, 7)) return -1;
     s->l2bw.per_cycle = dev->l2.bandwidth / clk;
     s->drambw.per_cycle = dev->dram_bandwidth / clk;
@@ -286,6 +294,8 @@ int mg_mem_init(mg_sim *s)
 
 void mg_mem_free(mg_sim *s)
 {
+    free(s->tex);
+    s->tex = NULL;
     mg_cache_free(&s->l2);
     for (int i = 0; s->sps && i < s->dev->sp_count; i++) {
         mg_cache_free(&s->sps[i].tex_l1);

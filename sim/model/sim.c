@@ -26,8 +26,33 @@ static int before(const mg_event *a, const mg_event *b)
     return a->ready < b->ready || (a->ready == b->ready && a->seq < b->seq);
 }
 
+/* Put e at index i (a hole) or below it, the subtrees under i being heaps. */
+static void sift_down(mg_sim *s, size_t i, mg_event e)
+{
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= s->nheap) break;
+        if (c + 1 < s->nheap && before(&s->heap[c + 1], &s->heap[c])) c++;
+        if (!before(&s->heap[c], &e)) break;
+        s->heap[i] = s->heap[c];
+        i = c;
+    }
+    s->heap[i] = e;
+}
+
+/* While the top warp is being stepped (s->top_out) it stays in heap[0],
+ * logically removed: a push of that warp replaces it and sifts down, a
+ * push of another never rises into heap[0], and heap_settle() removes it
+ * when it was not pushed back.  The heap's keys are unique, so the order
+ * of pops is the same as with a pop and a push. */
 static int heap_push(mg_sim *s, mg_warpi *w)
 {
+    mg_event e = {w->ready, w->seq, w};
+    if (s->top_out && s->heap[0].w == w) {
+        s->top_out = 0;
+        sift_down(s, 0, e);
+        return 0;
+    }
     if (s->nheap == s->capheap) {
         size_t cap = s->capheap ? 2 * s->capheap : 256;
         mg_event *h = realloc(s->heap, cap * sizeof *h);
@@ -35,9 +60,8 @@ static int heap_push(mg_sim *s, mg_warpi *w)
         s->heap = h;
         s->capheap = cap;
     }
-    mg_event e = {w->ready, w->seq, w};
-    size_t i = s->nheap++;
-    while (i > 0 && before(&e, &s->heap[(i - 1) / 2])) {
+    size_t i = s->nheap++, stop = s->top_out ? 1 : 0;
+    while (i > stop && (i - 1) / 2 >= stop && before(&e, &s->heap[(i - 1) / 2])) {
         s->heap[i] = s->heap[(i - 1) / 2];
         i = (i - 1) / 2;
     }
@@ -45,21 +69,20 @@ static int heap_push(mg_sim *s, mg_warpi *w)
     return 0;
 }
 
+/* The earliest warp, left in heap[0] while it is stepped (top_out). */
 static mg_warpi *heap_pop(mg_sim *s)
 {
-    mg_warpi *top = s->heap[0].w;
+    s->top_out = 1;
+    return s->heap[0].w;
+}
+
+/* After a step: remove the top warp if it was not pushed back. */
+static void heap_settle(mg_sim *s)
+{
+    if (!s->top_out) return;
+    s->top_out = 0;
     mg_event last = s->heap[--s->nheap];
-    size_t i = 0;
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= s->nheap) break;
-        if (c + 1 < s->nheap && before(&s->heap[c + 1], &s->heap[c])) c++;
-        if (!before(&s->heap[c], &last)) break;
-        s->heap[i] = s->heap[c];
-        i = c;
-    }
-    if (s->nheap) s->heap[i] = last;
-    return top;
+    if (s->nheap) sift_down(s, 0, last);
 }
 
 /* ---- residency ------------------------------------------------------------- */
@@ -163,7 +186,8 @@ static mg_wgi *fetch(mg_sim *s)
     }
     uint32_t gw = mg_occ_group_warps(s);
     g->group_warps = gw < g->n_warps ? gw : g->n_warps;
-    g->n_groups = (g->n_warps + g->group_warps - 1) / g->group_warps;
+    g->n_groups = g->group_warps ? (g->n_warps + g->group_warps - 1) / g->group_warps
+                                 : 1;   /* no warp fits: check_launch() says so */
     g->res_warps = g->group_warps;
     g->res_items = g->group_warps * s->hdr->warp_width;
     if (g->res_items > s->items_per_wg) g->res_items = s->items_per_wg;
@@ -295,7 +319,7 @@ static int issue_mem(mg_sim *s, mg_warpi *w, const mg_rec *r, double now)
         m->width = (uint32_t)mb;
         for (unsigned l = 0; l < m->lanes; l++) m->a[l] += off;
     }
-    double done = mg_mem_access(s, w->wg->sp, m, t0);
+    double done = mg_mem_access(s, w->wg->sp, m, w->cur.ln, w->cur.nln, t0);
     if (parts > 1) {
         m->width = width;
         for (unsigned l = 0; l < m->lanes; l++) m->a[l] -= off;
@@ -472,6 +496,7 @@ int mg_sim_run(const mg_device *dev, mg_trace_source *src, const mg_sim_opts *op
     while (s.nheap && !s.failed) {
         mg_warpi *w = heap_pop(&s);
         if (step(&s, w)) goto out;
+        heap_settle(&s);
     }
     if (s.failed) goto out;
     if (pend || !s.src_done) {

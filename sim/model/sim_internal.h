@@ -95,6 +95,7 @@ typedef struct mg_sim {
     /* the event queue: warps by (ready, seq) */
     mg_event *heap;
     size_t   nheap, capheap;
+    int      top_out;           /* heap[0] is being stepped (sim.c, heap_push) */
     uint64_t seq;
     mg_wgi **pending;           /* work groups fetched, not yet dispatched */
     mg_wgi  *live;              /* dispatched work groups, for cleanup */
@@ -102,6 +103,7 @@ typedef struct mg_sim {
     double   now;
     int      failed;
     struct mg_sampler *smp;     /* sampled simulation (sample.h); NULL: off */
+    struct mg_texlayout *tex;   /* mem.c: each image's layout (hdr->n_images) */
 } mg_sim;
 
 /* occupancy.c: how many warps of a work group fit an SP at once by
@@ -111,8 +113,11 @@ uint32_t mg_occ_group_warps(const mg_sim *s);
 uint64_t mg_occ_warp_regs(const mg_sim *s, uint32_t lanes);
 
 /* mem.c: issue memory record r of a warp on SP sp at cycle t; returns the
- * cycle its data is available (loads) or accepted (stores). */
-double mg_mem_access(mg_sim *s, int sp, const mg_rec *r, double t);
+ * cycle its data is available (loads) or accepted (stores).  ln[0 .. nl)
+ * are the lanes mg_rec_distinct_lanes() lists for r (a distinct_only
+ * cursor's ln, nln), or ln is NULL and mem.c lists them. */
+double mg_mem_access(mg_sim *s, int sp, const mg_rec *r, const uint8_t *ln, uint32_t nl,
+                     double t);
 int    mg_mem_init(mg_sim *s);
 void   mg_mem_free(mg_sim *s);
 

@@ -6,6 +6,15 @@
 #define LINE_X_MASK ((UINT64_C(1) << 28) - 1)
 #define LINE_Y_MASK ((UINT64_C(1) << 28) - 1)
 
+/* log2 of v when v is a power of two, else -1. */
+static int log2_of(uint64_t v)
+{
+    if (!v || (v & (v - 1))) return -1;
+    int s = 0;
+    while (v >>= 1) s++;
+    return s;
+}
+
 void mg_texlayout_init(mg_texlayout *m, const mg_device *dev, uint32_t texel_bytes,
                        uint32_t obj)
 {
@@ -28,6 +37,10 @@ void mg_texlayout_init(mg_texlayout *m, const mg_device *dev, uint32_t texel_byt
             else m->bx /= 2;
         }
     }
+    m->stw = log2_of((uint64_t)m->tw);
+    m->sth = log2_of((uint64_t)m->th);
+    m->sper = log2_of(m->per);
+    m->pow2 = m->stw >= 0 && m->sth >= 0 && m->sper >= 0;
 }
 
 uint32_t mg_texlayout_block_lines(const mg_texlayout *m, uint64_t l2, uint64_t *out)

@@ -26,6 +26,8 @@ typedef struct mg_texlayout {
     uint64_t per;           /* L1 tiles per L2 line, side by side in x */
     uint64_t bx, by;        /* L2 lines per block in x and in y (1, 1: no blocks) */
     uint64_t img;           /* the image's id bits */
+    int      pow2;          /* tw, th and per are powers of two: ... */
+    int      stw, sth, sper;    /* ... their log2 (ids by shifts, not divisions) */
 } mg_texlayout;
 
 /* The layout of image number `obj` with texels of texel_bytes on dev. */
@@ -42,9 +44,42 @@ static inline int mg_texlayout_blocked(const mg_texlayout *m)
 static inline void mg_texlayout_ids(const mg_texlayout *m, int64_t x, int64_t y, uint64_t *l1,
                                     uint64_t *l2)
 {
+    if (m->pow2 && (x | y) >= 0) {
+        uint64_t tx = (uint64_t)x >> m->stw, ty = (uint64_t)y >> m->sth;
+        *l1 = m->img | (ty << 28) | tx;
+        *l2 = m->img | (ty << 28) | (tx >> m->sper);
+        return;
+    }
     uint64_t tx = (uint64_t)(x / m->tw), ty = (uint64_t)(y / m->th);
     *l1 = m->img | (ty << 28) | tx;
     *l2 = m->img | (ty << 28) | (tx / m->per);
+}
+
+/* mg_texlayout_ids() of texels (x[l], y[l]) for the lanes l = ln[0 .. n),
+ * into l1[k], l2[k].  Returns 1 when the L1 ids rise strictly (so none
+ * repeats), else 0. */
+static inline int mg_texlayout_ids_n(const mg_texlayout *m, const int64_t *x, const int64_t *y,
+                                     const uint8_t *ln, uint32_t n, uint64_t *l1, uint64_t *l2)
+{
+    int rising = 1;
+    uint64_t prev = 0, img = m->img;
+    int stw = m->stw, sth = m->sth, sper = m->sper, pow2 = m->pow2;
+    for (uint32_t k = 0; k < n; k++) {
+        int64_t tx = x[ln[k]], ty = y[ln[k]];
+        uint64_t a, b;
+        if (pow2 && (tx | ty) >= 0) {
+            uint64_t lx = (uint64_t)tx >> stw, row = img | ((uint64_t)ty >> sth) << 28;
+            a = row | lx;
+            b = row | (lx >> sper);
+        } else {
+            mg_texlayout_ids(m, tx, ty, &a, &b);
+        }
+        l1[k] = a;
+        l2[k] = b;
+        rising &= k == 0 || a > prev;
+        prev = a;
+    }
+    return rising;
 }
 
 /* The L2 line ids of the block holding L2 line `l2` (itself included), in

@@ -3,9 +3,11 @@
  * bw_constant, dram) and rstride2d: mgprobe's launches (mg_pplan_bw)
  * through the model.
  *
- * Footprints double from 4 KiB (local, constant: 1 KiB) to 4 x the first
- * cache level the cache aspects found (at least 64 KiB; without them 4 x
- * the reported global cache; local and constant: their limits).  The
+ * Footprints x4 from 4 KiB (local, constant: 1 KiB) to 2 x the first
+ * cache level the cache aspects found (at least 64 KiB; without them
+ * 4 MiB; local and constant: their limits): past the first level the
+ * model's warps drift apart over passes, and re-reads that hit a cache
+ * would pass for bandwidth (the peak is behind us there anyway).  The
  * launch is the probe's (2 x compute units x the largest group, in groups
  * of up to 256) in a whole number of groups per compute unit (per-core
  * pipes: 8 groups on 5 cores deliver 5/8 x 8/10 = 80 %, as Mali-G76 showed),
@@ -13,7 +15,7 @@
  * (64 keeps a compiler from holding the loads in registers; the model
  * holds nothing) and 8 local-memory groups per compute unit instead of 32:
  * both only make the point cheaper to simulate.  GB/s = the bytes of the
- * passes from 2 to 4 (then 4 to 8 when the rate changed by 0.2 % or
+ * second pass (then passes 3-4, 5-8 while the rate changes by 0.2 % or
  * more: the first pass overlaps the second as warps get ahead) / their
  * simulated time.
  *
@@ -54,7 +56,7 @@ static double bw_point(mg_vp *v, int mem, int64_t fp, const char *extra, cJSON *
     if (mg_pplan_bw(&v->pd, mem, fp, MIN_LOADS, LOCAL_GROUPS, 1, extra, fmt, sizeof fmt, &mult))
         return NAN;
     mg_vp_point p;
-    if (mg_vp_measure_steady(v, fmt, 2, 4, 8, &p)) {
+    if (mg_vp_measure_steady(v, fmt, 1, 2, 8, &p)) {
         *stop = 1;
         return NAN;
     }
@@ -73,11 +75,11 @@ static void bw_sweep(mg_vp *v, int mem)
      * (the probe goes on to 256 MiB; the model would take minutes) */
     if (mem == MG_PMEM_BUFFER) mg_vp_earlier(v, "cache_buffer", "l1_size", &l1);
     if (mem == MG_PMEM_IMAGE) mg_vp_earlier(v, "cache_image", "l1_size", &l1);
-    if (l1 > 0) hi = fmin(hi, fmax(65536, 4 * l1));
+    hi = fmin(hi, l1 > 0 ? fmax(65536, 2 * l1) : 4 << 20);
     cJSON *pts = mg_ares_series(&v->r, "footprint_sweep", "footprint_bytes", "gbytes_per_s");
     double xs[MAXP], ys[MAXP];
     int k = 0, stop;
-    for (int64_t fp = lo; (double)fp <= hi && k < MAXP; fp *= 2) {
+    for (int64_t fp = lo; (double)fp <= hi && k < MAXP; fp *= 4) {
         double y = bw_point(v, mem, fp, "", pts, (double)fp, &stop);
         if (stop) return;
         if (!isfinite(y)) continue;
@@ -170,7 +172,8 @@ void mg_vp_rstride2d(mg_vp *v)
     }
     const char *m = "median over runs of ns per dependent load (the raw runs are the data)";
     mg_ares_conclude(&v->r, "median_latency_ns", mg_knee_median(lat, k), "ns", 0.8, m);
-    mg_ares_conclude(&v->r, "latency_spread", mg_knee_spread(lat, k), NULL, 0.8,
+    double spread = mg_knee_spread(lat, k);
+    mg_ares_conclude(&v->r, "latency_spread", spread < 1e-9 ? 0 : spread, NULL, 0.8,
                      "(max - min) / median of the runs' latencies");
     mg_ares_note(&v->r, "the per-run stride histograms of mgprobe are not computed here (the "
                  "chains are the generator's, the same on any device)");

@@ -28,6 +28,9 @@ int main(int argc, char **argv)
         add_sample_suite,
         add_trace_drec_suite,
         add_cache_suite,
+        add_emit_suite,
+        add_calibrate_suite,
+        add_vprobe_suite,
     };
     if (CU_initialize_registry() != CUE_SUCCESS) return 2;
     for (size_t i = 0; i < sizeof adders / sizeof adders[0]; i++) {

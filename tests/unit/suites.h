@@ -39,5 +39,8 @@ int add_plot_suite(void);
 int add_sample_suite(void);
 int add_trace_drec_suite(void);
 int add_cache_suite(void);
+int add_emit_suite(void);
+int add_vprobe_suite(void);
+int add_calibrate_suite(void);
 
 #endif

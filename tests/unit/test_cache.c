@@ -1,9 +1,10 @@
 /* test_cache.c - the set-associative cache (sim/model/cache.c): its fill
- * counts, set masks and line index give exactly the hits, misses and
- * victims of the straightforward cache (valid bits, a scan of the set,
- * first invalid way filled, else the policy's victim), for every policy,
- * over associativities that scan and that index, and set counts that are
- * and are not powers of two. */
+ * counts, set masks, line index and LRU lists give exactly the hits,
+ * misses and victims of the straightforward cache (valid bits, a scan of
+ * the set, first invalid way filled, else the policy's victim), for every
+ * policy, over associativities that scan and that index, and set counts
+ * that are and are not powers of two; one access at a time and a batch at
+ * a time. */
 #include <CUnit/CUnit.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,11 +89,11 @@ static void test_same_as_reference(void)
 {
     static const char *const pols[] = {"lru", "fifo", "random", "plru"};
     static const uint32_t sets_v[] = {1, 3, 64};
-    static const uint32_t ways_v[] = {1, 2, 4, 8, 16, 32};
+    static const uint32_t ways_v[] = {1, 2, 4, 8, 16, 32, 128};
     int indexed = 0;
     for (size_t pi = 0; pi < 4; pi++)
         for (size_t si = 0; si < 3; si++)
-            for (size_t wi = 0; wi < 6; wi++) {
+            for (size_t wi = 0; wi < 7; wi++) {
                 const mg_repl_policy *pol = mg_repl_find(pols[pi]);
                 CU_ASSERT_PTR_NOT_NULL_FATAL(pol);
                 uint32_t sets = sets_v[si], ways = ways_v[wi];
@@ -135,8 +136,50 @@ static void test_same_as_reference(void)
     CU_ASSERT_TRUE(indexed > 0);
 }
 
+/* mg_cache_access_all() over batches of 1 to 40 ids gives the reference's
+ * hits and misses, id by id, and lists the misses in order. */
+static void test_batches_same_as_reference(void)
+{
+    static const char *const pols[] = {"lru", "fifo"};
+    static const uint32_t sets_v[] = {1, 3, 64};
+    static const uint32_t ways_v[] = {2, 8, 32, 128};
+    for (size_t pi = 0; pi < 2; pi++)
+        for (size_t si = 0; si < 3; si++)
+            for (size_t wi = 0; wi < 4; wi++) {
+                const mg_repl_policy *pol = mg_repl_find(pols[pi]);
+                uint32_t sets = sets_v[si], ways = ways_v[wi];
+                mg_cache c;
+                ref_cache ref;
+                CU_ASSERT_EQUAL_FATAL(mg_cache_init(&c, sets, ways, pol, 5), 0);
+                CU_ASSERT_EQUAL_FATAL(ref_init(&ref, sets, ways, pol, 5), 0);
+                uint64_t run = 0, ids[40], misses = 0, n = 0;
+                uint32_t miss[40];
+                int same = 1;
+                while (n < 40000 && same) {
+                    uint32_t k = 1 + (uint32_t)(rnd() % 40), nm, j = 0;
+                    for (uint32_t i = 0; i < k; i++) ids[i] = next_id((uint64_t)sets * ways, &run);
+                    nm = mg_cache_access_all(&c, ids, k, miss);
+                    for (uint32_t i = 0; i < k; i++) {
+                        int hit = ref_access(&ref, ids[i]);
+                        if (!hit && (j >= nm || miss[j++] != i)) same = 0;
+                        misses += !hit;
+                    }
+                    same &= j == nm;
+                    n += k;
+                }
+                CU_ASSERT_TRUE(same);
+                CU_ASSERT_EQUAL(c.misses, misses);
+                CU_ASSERT_EQUAL(c.hits + c.misses, n);
+                CU_ASSERT_TRUE(misses > n / 20 && misses < n - n / 20);
+                mg_cache_free(&c);
+                ref_free(&ref);
+            }
+}
+
 int add_cache_suite(void)
 {
     CU_pSuite s = CU_add_suite("cache", NULL, NULL);
-    return s && CU_add_test(s, "same_as_reference", test_same_as_reference) ? 0 : -1;
+    return s && CU_add_test(s, "same_as_reference", test_same_as_reference) &&
+                   CU_add_test(s, "batches_same_as_reference", test_batches_same_as_reference)
+               ? 0 : -1;
 }

@@ -7,8 +7,11 @@
 #include <string.h>
 
 static _Thread_local int lanewise;
+static _Thread_local uint64_t direct;
 
 void mg_emit_set_lanewise(int on) { lanewise = on; }
+
+uint64_t mg_emit_direct_count(void) { return direct; }
 
 int mg_emit_wg(const mg_kernel *k, const uint32_t wg[3], mg_trace_wg *out, mg_warp_body body,
                const void *ctx)
@@ -164,6 +167,7 @@ void mg_emit_aff(mg_warp *w, int type, int site, int ti, uint32_t width, const u
     mg_trace_affine a;
     if (!w->lanewise && form_of(w, dims, f, &a)) {
         mg_trace_wg_put_affine(w->out, r, &a);
+        direct++;
         return;
     }
     for (int h = 0; h < 2; h++)

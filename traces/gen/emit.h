@@ -94,6 +94,9 @@ void mg_emit_aff(mg_warp *w, int type, int site, int ti, uint32_t width, const u
  * computes every lane), so a trace can be checked against its fast form. */
 void mg_emit_set_lanewise(int on);
 
+/* Records mg_emit_aff() has put as forms (no per-lane work) on this thread. */
+uint64_t mg_emit_direct_count(void);
+
 /* Put the record built since mg_emit_mem(); a record with no active lane
  * is dropped (the whole warp branched around it). */
 void mg_emit_put(mg_warp *w);

@@ -158,18 +158,29 @@ static void trace_body(mg_warp *w, const void *ctx)
             int img = pass ? img_out : img_in;
             int type = img ? (pass ? MG_REC_IMG_WRITE : MG_REC_TEX_READ)
                            : (pass ? MG_REC_BUF_STORE : MG_REC_BUF_LOAD);
-            mg_emit_mem(w, type, pass ? SITE_STORE : SITE_LOAD, pass, (uint32_t)(s->vec * eb));
-            for (uint32_t l = 0; l < w->lanes; l++) {
-                if (!((valid[l >> 6] >> (l & 63)) & 1)) continue;
-                if (img) {
-                    int64_t x, y;
-                    chunk_xy(s, c[l], &x, &y);
-                    mg_emit_lane(w, l, x, y);
-                } else {
-                    mg_emit_lane(w, l, c[l] * s->vec * eb, 0);
+            if (!img && !w->lanewise) {
+                /* c of local x: row (wg0 + x) T + t, else t global0 + wg0 + x */
+                int64_t g0 = (int64_t)w->wg[0] * k->local[0], row = s->pattern == MG_PAT_ROW;
+                mg_lane_aff f = {{0, 0}, {0, 0}, {0, 0}, {0, 0}};
+                f.at[0] = (row ? g0 * T + t : t * k->global[0] + g0) * s->vec * eb;
+                f.dx[0] = (row ? T : 1) * s->vec * eb;
+                mg_emit_aff(w, type, pass ? SITE_STORE : SITE_LOAD, pass, (uint32_t)(s->vec * eb),
+                            valid, &f);
+            } else {
+                mg_emit_mem(w, type, pass ? SITE_STORE : SITE_LOAD, pass,
+                            (uint32_t)(s->vec * eb));
+                for (uint32_t l = 0; l < w->lanes; l++) {
+                    if (!((valid[l >> 6] >> (l & 63)) & 1)) continue;
+                    if (img) {
+                        int64_t x, y;
+                        chunk_xy(s, c[l], &x, &y);
+                        mg_emit_lane(w, l, x, y);
+                    } else {
+                        mg_emit_lane(w, l, c[l] * s->vec * eb, 0);
+                    }
                 }
+                mg_emit_put(w);
             }
-            mg_emit_put(w);
             if (pass == 0) {
                 if (s->broadcast == MG_BCAST_EXPLICIT)
                     mg_emit_alu(w, valid, SITE_SPLAT, cls, (int)s->vec, 1, 0);

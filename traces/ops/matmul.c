@@ -338,9 +338,31 @@ static void trace_body(mg_warp *w, const void *ctx)
     mg_alu_run run = {{{0, 0}}, 0, 0, 0, 0, 0};
     mg_walk wk;
     int64_t y, x;
+    /* fast: one local z (split index) in the warp, so every address is
+     * affine in the lanes' local x, y: records go out as mg_emit_aff() forms
+     * (m0 = (gy0 + y) TM, n0 = (gx0 + x) TN) */
+    int fast = w->zconst && !w->lanewise, tn4 = g.TN % 4 == 0;
+    int64_t sp0 = w->lid0[2], L0 = w->k->local[0], L1 = w->k->local[1];
+    int64_t gx0 = (int64_t)w->wg[0] * L0, gy0 = (int64_t)w->wg[1] * L1;
+    mg_lane_aff f;
     for (int64_t t = 0; t < g.steps; t++) {
+        int64_t k0f = sp0 * g.KC + t * g.U * g.V;     /* fast: the warp's k0 */
         mg_walk_start(&wk, s->pattern, g.TM, g.U);
         while (mg_walk_next(&wk, &y, &x)) {           /* A: row i = y, column u = x */
+            if (fast) {
+                f = (mg_lane_aff){{0, 0}, {0, 0}, {0, 0}, {0, 0}};
+                if (g.img_a) {
+                    f.at[0] = k0f / 4 + x;
+                    f.at[1] = gy0 * g.TM + y;
+                    f.dy[1] = g.TM;
+                } else {
+                    f.at[0] = ((gy0 * g.TM + y) * s->KD + k0f + x * g.V) * g.eb;
+                    f.dy[0] = g.TM * s->KD * g.eb;
+                }
+                mg_emit_aff(w, g.img_a ? MG_REC_TEX_READ : MG_REC_BUF_LOAD, SITE_A, TA, width,
+                            rowm[y].m, &f);
+                continue;
+            }
             mg_emit_mem(w, g.img_a ? MG_REC_TEX_READ : MG_REC_BUF_LOAD, SITE_A, TA, width);
             for (uint32_t l = 0; l < w->lanes; l++) {
                 if (!mg_lm_get(&rowm[y], l)) continue;
@@ -352,6 +374,20 @@ static void trace_body(mg_warp *w, const void *ctx)
         }
         mg_walk_start(&wk, s->pattern, g.U * g.V, g.NJ);
         while (mg_walk_next(&wk, &y, &x)) {           /* B: row r = y, column j = x */
+            if (fast && (tn4 || !g.img_b)) {
+                f = (mg_lane_aff){{0, 0}, {0, 0}, {0, 0}, {0, 0}};
+                if (g.img_b) {
+                    f.at[0] = gx0 * g.TN / 4 + x;
+                    f.dx[0] = g.TN / 4;
+                    f.at[1] = k0f + y;
+                } else {
+                    f.at[0] = ((k0f + y) * s->N + gx0 * g.TN + x * g.V) * g.eb;
+                    f.dx[0] = g.TN * g.eb;
+                }
+                mg_emit_aff(w, g.img_b ? MG_REC_TEX_READ : MG_REC_BUF_LOAD, SITE_B, TB, width,
+                            colm[x].m, &f);
+                continue;
+            }
             mg_emit_mem(w, g.img_b ? MG_REC_TEX_READ : MG_REC_BUF_LOAD, SITE_B, TB, width);
             for (uint32_t l = 0; l < w->lanes; l++) {
                 if (!mg_lm_get(&colm[x], l)) continue;
@@ -373,6 +409,14 @@ static void trace_body(mg_warp *w, const void *ctx)
         for (int64_t i = 0; i < g.TM; i++)
             for (int64_t j = 0; j < g.NJ; j++) {
                 mg_lmask m = mg_lm_and(rest, mg_lm_and(rowm[i], colm[j]));
+                if (fast) {                /* lid = y L0 + x */
+                    f = (mg_lane_aff){{0, 0}, {0, 0}, {0, 0}, {0, 0}};
+                    f.at[0] = ((sp0 - 1) * WG * T + i * g.TN + j * g.V) * 4;
+                    f.dx[0] = T * 4;
+                    f.dy[0] = L0 * T * 4;
+                    mg_emit_aff(w, MG_REC_LOCAL_STORE, SITE_LST, -1, lwidth, m.m, &f);
+                    continue;
+                }
                 mg_emit_mem(w, MG_REC_LOCAL_STORE, SITE_LST, -1, lwidth);
                 for (uint32_t l = 0; l < w->lanes; l++)
                     if (mg_lm_get(&m, l))
@@ -385,12 +429,20 @@ static void trace_body(mg_warp *w, const void *ctx)
             for (int64_t i = 0; i < g.TM; i++)
                 for (int64_t j = 0; j < g.NJ; j++) {
                     mg_lmask m = mg_lm_and(first, mg_lm_and(rowm[i], colm[j]));
-                    mg_emit_mem(w, MG_REC_LOCAL_LOAD, SITE_LLD, -1, lwidth);
-                    for (uint32_t l = 0; l < w->lanes; l++)
-                        if (mg_lm_get(&m, l))
-                            mg_emit_lane(w, l, (((p - 1) * WG + lid[l]) * T + i * g.TN +
-                                                j * g.V) * 4, 0);
-                    mg_emit_put(w);
+                    if (fast) {
+                        f = (mg_lane_aff){{0, 0}, {0, 0}, {0, 0}, {0, 0}};
+                        f.at[0] = ((p - 1) * WG * T + i * g.TN + j * g.V) * 4;
+                        f.dx[0] = T * 4;
+                        f.dy[0] = L0 * T * 4;
+                        mg_emit_aff(w, MG_REC_LOCAL_LOAD, SITE_LLD, -1, lwidth, m.m, &f);
+                    } else {
+                        mg_emit_mem(w, MG_REC_LOCAL_LOAD, SITE_LLD, -1, lwidth);
+                        for (uint32_t l = 0; l < w->lanes; l++)
+                            if (mg_lm_get(&m, l))
+                                mg_emit_lane(w, l, (((p - 1) * WG + lid[l]) * T + i * g.TN +
+                                                    j * g.V) * 4, 0);
+                        mg_emit_put(w);
+                    }
                     mg_alu_add(w, &run, m, SITE_ADD, cls, (int)g.V, 1, 1);
                     mg_alu_flush(w, &run);
                 }
@@ -400,6 +452,22 @@ static void trace_body(mg_warp *w, const void *ctx)
     for (int64_t i = 0; i < g.TM; i++)
         for (int64_t j = 0; j < g.NJ; j++) {
             mg_lmask m = mg_lm_and(out, mg_lm_and(rowm[i], colm[j]));
+            if (fast && (tn4 || !g.img_c)) {
+                f = (mg_lane_aff){{0, 0}, {0, 0}, {0, 0}, {0, 0}};
+                if (g.img_c) {
+                    f.at[0] = gx0 * g.TN / 4 + j;
+                    f.dx[0] = g.TN / 4;
+                    f.at[1] = gy0 * g.TM + i;
+                    f.dy[1] = g.TM;
+                } else {
+                    f.at[0] = ((gy0 * g.TM + i) * s->N + gx0 * g.TN + j * g.V) * g.eb;
+                    f.dx[0] = g.TN * g.eb;
+                    f.dy[0] = g.TM * s->N * g.eb;
+                }
+                mg_emit_aff(w, g.img_c ? MG_REC_IMG_WRITE : MG_REC_BUF_STORE, SITE_C, TC, width,
+                            m.m, &f);
+                continue;
+            }
             mg_emit_mem(w, g.img_c ? MG_REC_IMG_WRITE : MG_REC_BUF_STORE, SITE_C, TC, width);
             for (uint32_t l = 0; l < w->lanes; l++) {
                 if (!mg_lm_get(&m, l)) continue;

@@ -2,8 +2,9 @@
  * lru.h - least recently used, the operations inline (internal to
  * sim/model): a doubly linked recency list per set, most recent at the
  * head, so a hit and a victim choice are both O(1).  lru.c wraps them as
- * the policy hooks; the cache calls them directly when its policy is
- * mg_repl_lru (the same state, the same victims).
+ * the policy hooks.  A cache whose policy is mg_repl_lru keeps its own
+ * circular lists instead (cache.h), with the same victims: the cache's
+ * unit suite replays the hooks beside it.
  *
  * Per set: head, tail, then prev[ways], next[ways] (way indices, 0xffff =
  * none).  Every way is on the list from the start, in way order, so the

@@ -1,0 +1,1 @@
+d=$(mktemp -d) && $MGSIM calibrate --profile configs/measured/h100/profile.json --base configs/devices/nvidia-h100.json -o $d/cal.json && $MGSIM config check --strict $d/cal.json | sed "s#$d#TMP#"; rm -rf $d

@@ -1,0 +1,1 @@
+$MGSIM calibrate --help

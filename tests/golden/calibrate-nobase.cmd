@@ -1,0 +1,1 @@
+d=$(mktemp -d) && $MGSIM calibrate --profile configs/measured/h100/profile.json -o $d/cal.json | grep -E "^(from the profile|unknown|calibrated)"; $MGSIM config check --strict $d/cal.json | sed "s#$d#TMP#"; rm -rf $d

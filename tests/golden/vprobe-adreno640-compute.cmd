@@ -1,0 +1,1 @@
+d=$(mktemp -d) && $MGSIM vprobe -q --config configs/devices/adreno640.json --aspects warp,flops,alu,regs -o $d/v.json && OCL_ICD_VENDORS=/nonexistent $MGPROBE check $d/v.json $d/v.curves/*.json | sed "s#$d#TMP#"; rm -rf $d

@@ -1,0 +1,1 @@
+d=$(mktemp -d); $MGSIM vprobe --aspects warp; echo "rc=$?"; $MGSIM vprobe --config configs/devices/adreno640.json --aspects warp,cahce_image; echo "rc=$?"; $MGSIM vprobe --config tests/bad/configs/typo-key.json >$d/o 2>&1; echo "rc=$?"; head -2 $d/o; $MGSIM vprobe --config configs/devices/adreno640.json extra; echo "rc=$?"; rm -rf $d

@@ -1,0 +1,1 @@
+$MGSIM vprobe --help
