@@ -156,8 +156,9 @@ static void cores(cal_ctx *c)
         cal_put_str(c, "core.issue", v == 4 ? "vec4" : "scalar", "inferred",
                     ref(c, r, sizeof r, "flops.preferred_vector_width_float = %g (%s)", v,
                         v == 4 ? "scalar code reaches a quarter of the peak" : "no width is faster"));
-    /* lanes and rates: the fp32 peak per core and cycle; a vec4 lane does 4 */
-    double vf = !strcmp(cal_text(c, "core.issue"), "vec4") ? 4 : 1;
+    /* lanes and rates: the fp32 peak per core and cycle (alus_per_sp counts
+     * scalar lanes, also on vec4-issue devices: their peak needs vec4 code) */
+    double vf = 1;
     double peak, lanes;
     double per = cal_value(c, "core.sp_count") * cal_value(c, "core.clock") * vf;
     if (!pnum(c, "flops", "fp32_peak_gflops", &peak) && per > 0) {

@@ -272,7 +272,10 @@ static int issue_alu(mg_sim *s, mg_warpi *w, const mg_rec *r, double now)
     w->nloads = 0;
     /* a warp occupies the lanes of a whole hardware warp, active or not */
     double lanes = r->lanes > dev->warp_width ? (double)r->lanes : (double)dev->warp_width;
-    double vec = dev->issue == MG_ISSUE_VEC4 ? (double)((r->vec + 3) / 4) : (double)r->vec;
+    /* vec4 issue: an instruction fills a 4-lane vector unit whatever its
+     * width, so a scalar op costs as much as a vec4 (alus_per_sp counts the
+     * scalar lanes: T860's 2 pipes x 4) */
+    double vec = dev->issue == MG_ISSUE_VEC4 ? (double)((r->vec + 3) / 4 * 4) : (double)r->vec;
     double cost = (double)r->n * vec * lanes / alu_rate(dev, r->cls);
     double start = mg_pipe_take(&p->alu, t0, cost);
     st->stall[MG_STALL_ALU] += start - t0;

@@ -56,6 +56,9 @@ static const struct { const char *dev, *key, *why; } known[] = {
     {"mali-t860-mp4", "tex.size", "as mali-g76-mp5"},
     {"mali-t860-mp4", "local.bw", "local memory in system memory with 1-item warps: passes do "
                                   "not settle"},
+    {"mali-t860-mp4", "tex.bw", "vec4 issue: the probe's scalar address arithmetic costs a whole "
+                                "vec4 unit per op, so the image read loop is ALU bound (20.5 of "
+                                "24 GB/s)"},
     {"nvidia-h100", "buf.bw", "buffer_l1.lookup_bytes: the model charges 16 lookups for a "
                               "coalesced 512-byte warp load"},
 };
@@ -143,10 +146,11 @@ static void check(const vcase *c, const char *key, double want, double got, doub
     CU_ASSERT(ok);
 }
 
-/* The model's fp32 (fp16) peak: a vec4 lane does 4 lanes' work. */
+/* The model's fp32 (fp16) peak in GFLOPS (vec4-issue devices reach it
+ * with vec4 code). */
 static double peak(const mg_device *d, int fp16)
 {
-    return mg_device_peak_flops(d, fp16) * (d->issue == MG_ISSUE_VEC4 ? 4 : 1) / 1e9;
+    return mg_device_peak_flops(d, fp16) / 1e9;
 }
 
 static void test_schema(void)
