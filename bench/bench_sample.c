@@ -103,17 +103,13 @@ static double now(void)
 static int run(const mg_device *dev, const char *sched, int sample, mg_sim_stats *st,
                double *secs, mg_diag *d)
 {
-    char buf[512], warp[32], *w[64];
-    snprintf(buf, sizeof buf, "%s", sched);
-    int n = 0;
-    for (char *t = strtok(buf, " "); t && n < 62; t = strtok(NULL, " ")) w[n++] = t;
+    char warp[32];
     snprintf(warp, sizeof warp, "warp=%lld", (long long)dev->warp_width);
-    w[n++] = warp;
     mg_schedule s;
     mg_gen *g = calloc(1, sizeof *g);
     int rc = -1;
     double t0 = now();
-    if (g && !mg_schedule_parse(w[0], n - 1, w + 1, &s, d) && !mg_gen_prepare(g, &s, d)) {
+    if (g && !mg_schedule_parse_line(sched, warp, &s, d) && !mg_gen_prepare(g, &s, d)) {
         mg_gen_stream gs;
         mg_trace_source src = mg_gen_source(&gs, g);
         mg_sim_opts o = {1, sample};

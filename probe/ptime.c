@@ -33,17 +33,9 @@ void mgp_fmt_scale(char *out, size_t len, const char *fmt, long long v)
 
 int mgp_parse_line(const char *line, mg_schedule *s, char *msg, size_t len)
 {
-    char buf[2048], *words[128];
-    int n = 0;
-    snprintf(buf, sizeof buf, "%s", line);
-    for (char *w = strtok(buf, " "); w && n < 128; w = strtok(NULL, " ")) words[n++] = w;
-    if (n == 0) {
-        snprintf(msg, len, "empty schedule");
-        return -1;
-    }
     mg_diag d;
     mg_diag_init(&d);
-    int rc = mg_schedule_parse(words[0], n - 1, words + 1, s, &d);
+    int rc = mg_schedule_parse_line(line, NULL, s, &d);
     if (rc) snprintf(msg, len, "generator: %s", mg_diag_first(&d));
     mg_diag_free(&d);
     return rc;

@@ -107,14 +107,10 @@ static int matches_done(engine *e, const mg_space_cand *c)
     char words[1200], canon[1024];
     mg_diag d;
     mg_diag_init(&d);
-    char *w[96];
-    int n = 0, ok = sim_words(e, c, words, sizeof words) == 0;
+    int ok = sim_words(e, c, words, sizeof words) == 0;
     if (ok) {
-        char *save = NULL;
-        for (char *t = strtok_r(words, " ", &save); t && n < 96; t = strtok_r(NULL, " ", &save))
-            w[n++] = t;
         mg_schedule s;
-        if (n && !mg_schedule_parse(w[0], n - 1, w + 1, &s, &d)) {
+        if (!mg_schedule_parse_line(words, NULL, &s, &d)) {
             mg_schedule_format(&s, canon, sizeof canon);
             ok = mg_sweep_fnv(canon) == e->done.hash[e->di];
         } else {

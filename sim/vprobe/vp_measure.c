@@ -25,19 +25,11 @@ static void fill(char *out, size_t len, const char *fmt, int64_t n)
  * generator's message in msg. */
 static int parse(const char *line, int64_t warp, mg_schedule *s, char *msg, size_t len)
 {
-    char buf[1024], wbuf[32], *words[130];
-    int n = 0;
-    snprintf(buf, sizeof buf, "%s", line);
-    for (char *w = strtok(buf, " "); w && n < 128; w = strtok(NULL, " ")) words[n++] = w;
-    if (n == 0) {
-        snprintf(msg, len, "empty schedule");
-        return -1;
-    }
+    char wbuf[32];
     snprintf(wbuf, sizeof wbuf, "warp=%lld", (long long)warp);
-    words[n++] = wbuf;
     mg_diag d;
     mg_diag_init(&d);
-    int rc = mg_schedule_parse(words[0], n - 1, words + 1, s, &d);
+    int rc = mg_schedule_parse_line(line, wbuf, s, &d);
     if (rc) snprintf(msg, len, "%s", mg_diag_first(&d));
     mg_diag_free(&d);
     return rc;

@@ -10,14 +10,10 @@
 
 int ops_parse(const char *line, mg_schedule *s, char *err, size_t errlen)
 {
-    char buf[1024], *words[64];
-    int n = 0;
-    snprintf(buf, sizeof buf, "%s", line);
-    for (char *t = strtok(buf, " "); t && n < 64; t = strtok(NULL, " ")) words[n++] = t;
     mg_diag d;
     mg_diag_init(&d);
-    int rc = n ? mg_schedule_parse(words[0], n - 1, words + 1, s, &d) : -1;
-    snprintf(err, errlen, "%s", n ? mg_diag_first(&d) : "empty line");
+    int rc = mg_schedule_parse_line(line, NULL, s, &d);
+    snprintf(err, errlen, "%s", mg_diag_first(&d));
     mg_diag_free(&d);
     return rc;
 }

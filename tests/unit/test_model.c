@@ -32,19 +32,14 @@ static mg_sim_stats sim(const mg_device *dev, const char *line)
     mg_sim_stats st;
     memset(&st, 0, sizeof st);
     st.cycles = -1;
-    char buf[1024], warp[32], *w[64];
-    snprintf(buf, sizeof buf, "%s", line);
-    int n = 0;
-    for (char *t = strtok(buf, " "); t && n < 62; t = strtok(NULL, " ")) w[n++] = t;
-    if (!strstr(line, "warp=")) {
-        snprintf(warp, sizeof warp, "warp=%lld", (long long)dev->warp_width);
-        w[n++] = warp;
-    }
+    char warp[32];
+    snprintf(warp, sizeof warp, "warp=%lld", (long long)dev->warp_width);
     mg_diag d;
     mg_diag_init(&d);
     mg_schedule s;
     mg_gen *g = calloc(1, sizeof *g);
-    if (mg_schedule_parse(w[0], n - 1, w + 1, &s, &d) == 0 && mg_gen_prepare(g, &s, &d) == 0) {
+    if (mg_schedule_parse_line(line, strstr(line, "warp=") ? NULL : warp, &s, &d) == 0 &&
+        mg_gen_prepare(g, &s, &d) == 0) {
         mg_gen_stream gs;
         mg_trace_source src = mg_gen_source(&gs, g);
         mg_sim_opts o = {.quiet = 1};

@@ -109,12 +109,8 @@ static unsigned fire(const char *dev_path, const char *sched)
     mg_diag d;
     mg_diag_init(&d);
     CU_ASSERT_EQUAL_FATAL(mg_device_load(dev_path, 0, &dev, &d), 0);
-    char buf[512], *w[32];
-    snprintf(buf, sizeof buf, "%s", sched);
-    int n = 0;
-    for (char *t = strtok(buf, " "); t && n < 32; t = strtok(NULL, " ")) w[n++] = t;
     mg_schedule s;
-    CU_ASSERT_EQUAL_FATAL(mg_schedule_parse(w[0], n - 1, w + 1, &s, &d), 0);
+    CU_ASSERT_EQUAL_FATAL(mg_schedule_parse_line(sched, NULL, &s, &d), 0);
     mg_gen g;
     CU_ASSERT_EQUAL_FATAL(mg_gen_plan(&g, &s, &d), 0);
     mg_rules r;

@@ -40,14 +40,12 @@ static const char *const lines[] = {
 /* Prepare the generator for line with warp width warp.  Returns 0. */
 static int prepare(const char *line, int warp, mg_gen *g)
 {
-    char buf[512], *w[32];
-    snprintf(buf, sizeof buf, "%s warp=%d", line, warp);
-    int n = 0;
-    for (char *t = strtok(buf, " "); t && n < 32; t = strtok(NULL, " ")) w[n++] = t;
+    char wbuf[32];
+    snprintf(wbuf, sizeof wbuf, "warp=%d", warp);
     mg_schedule s;
     mg_diag d;
     mg_diag_init(&d);
-    int rc = mg_schedule_parse(w[0], n - 1, w + 1, &s, &d) || mg_gen_prepare(g, &s, &d);
+    int rc = mg_schedule_parse_line(line, wbuf, &s, &d) || mg_gen_prepare(g, &s, &d);
     if (rc) mg_diag_print(&d, stderr, line);
     mg_diag_free(&d);
     return rc ? -1 : 0;

@@ -244,6 +244,32 @@ static void unknown_key(const mg_op *op, const char *name, const char *where, mg
                       sug ? " (did you mean '" : "", sug ? sug : "", sug ? "'?)" : "");
 }
 
+int mg_schedule_parse_line(const char *line, const char *extra, mg_schedule *s, mg_diag *d)
+{
+    char *buf = strdup(line), *words[MG_SCHEDULE_MAX_WORDS + 1], *save = NULL;
+    if (!buf) {
+        mg_diag_error(d, "out of memory");
+        return -1;
+    }
+    int n = 0, rc = -1;
+    for (char *t = strtok_r(buf, " \t\n", &save); t; t = strtok_r(NULL, " \t\n", &save)) {
+        if (n == MG_SCHEDULE_MAX_WORDS) {
+            mg_diag_error(d, "schedule: more than %d words", MG_SCHEDULE_MAX_WORDS);
+            goto done;
+        }
+        words[n++] = t;
+    }
+    if (n == 0) {
+        mg_diag_error(d, "empty schedule");
+        goto done;
+    }
+    if (extra) words[n++] = (char *)extra;
+    rc = mg_schedule_parse(words[0], n - 1, words + 1, s, d);
+done:
+    free(buf);
+    return rc;
+}
+
 int mg_schedule_parse(const char *op, int nwords, char **words, mg_schedule *s, mg_diag *d)
 {
     memset(s, 0, sizeof *s);

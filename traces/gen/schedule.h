@@ -66,6 +66,13 @@ typedef struct mg_schedule {
 int mg_schedule_parse(const char *op, int nwords, char **words, mg_schedule *s,
                       mg_diag *d);
 
+/* Parse one line "OP key=value ..." (words separated by blanks) with
+ * `extra` (NULL, or one more word such as "warp=32") appended, as
+ * mg_schedule_parse does.  Thread-safe.  Returns 0, or -1 with the problems
+ * in d ("empty schedule" for a blank line). */
+#define MG_SCHEDULE_MAX_WORDS 128
+int mg_schedule_parse_line(const char *line, const char *extra, mg_schedule *s, mg_diag *d);
+
 /* The same from a JSON object {"op": ..., key: value, ...}; `where` names
  * the document (file or file:index) in messages. */
 int mg_schedule_from_json(const cJSON *j, const char *where, mg_schedule *s, mg_diag *d);
