@@ -121,24 +121,6 @@ static uint32_t lru_fill_way(mg_cache *c, uint32_t set)
     return v;
 }
 
-/* A hit on `way` of `set` of an LRU cache (scanned sets). */
-static void lru_touch(mg_cache *c, uint32_t set, uint32_t w)
-{
-    mg_cache_slot *s = c->slot + (uint64_t)set * c->ways;
-    uint32_t h = c->head[set];
-    if (w == h) return;
-    if (w != s[h].prev) {
-        uint16_t p = s[w].prev, n = s[w].next, t = s[h].prev;
-        s[p].next = n;
-        s[n].prev = p;
-        s[w].prev = t;
-        s[w].next = (uint16_t)h;
-        s[t].next = (uint16_t)w;
-        s[h].prev = (uint16_t)w;
-    }
-    c->head[set] = (uint16_t)w;
-}
-
 int mg_cache_lru_miss(mg_cache *c, uint32_t set, uint64_t id, uint32_t *b)
 {
     size_t base = (size_t)set * c->ways;
@@ -189,7 +171,7 @@ int mg_cache_access_any(mg_cache *c, uint64_t id)
     uint32_t n = c->fill[set];
     for (uint32_t w = 0; w < n; w++) {
         if (t[w].tag == id) {
-            if (c->lru) lru_touch(c, set, w);
+            if (c->lru) mg_cache_lru_touch(c->slot + (uint64_t)set * c->ways, &c->head[set], w);
             else c->pol->touch(c->pstate, set, w, c->ways);
             c->hits++;
             return 1;
@@ -214,19 +196,7 @@ static inline int lru_one(mg_cache *c, mg_cache_slot *slot, uint32_t *index, int
     mg_cache_slot *s = slot + base;
     uint32_t h = head[set];
     if (e) {
-        uint32_t w = e - 1 - base;
-        if (w != h) {
-            if (w != s[h].prev) {                 /* unlink w; put it before the head */
-                uint16_t p = s[w].prev, nx = s[w].next, t = s[h].prev;
-                s[p].next = nx;
-                s[nx].prev = p;
-                s[w].prev = t;
-                s[w].next = (uint16_t)h;
-                s[t].next = (uint16_t)w;
-                s[h].prev = (uint16_t)w;
-            }
-            head[set] = (uint16_t)w;
-        }
+        mg_cache_lru_touch(s, &head[set], e - 1 - base);
         return 1;
     }
     if (c->fill[set] < ways) {                    /* an invalid way */

@@ -103,6 +103,25 @@ int mg_cache_lru_miss(mg_cache *c, uint32_t set, uint64_t id, uint32_t *b);
  * registers. */
 uint32_t mg_cache_access_all(mg_cache *c, const uint64_t *ids, uint32_t n, uint32_t *miss);
 
+/* LRU hit on way w of a set whose ways are s and whose most recent way is
+ * *head: w becomes the most recent (unlinked and put before the head of
+ * the circular list, then made the head). */
+static inline void mg_cache_lru_touch(mg_cache_slot *s, uint16_t *head, uint32_t w)
+{
+    uint32_t h = *head;
+    if (w == h) return;
+    if (w != s[h].prev) {          /* unlink w; put it before the head */
+        uint16_t p = s[w].prev, n = s[w].next, t = s[h].prev;
+        s[p].next = n;
+        s[n].prev = p;
+        s[w].prev = t;
+        s[w].next = (uint16_t)h;
+        s[t].next = (uint16_t)w;
+        s[h].prev = (uint16_t)w;
+    }
+    *head = (uint16_t)w;           /* (the least recent way: only the head moves) */
+}
+
 /* Look up line `id`; on a miss, fill it (evicting per the policy).
  * Returns 1 on a hit, 0 on a miss.  Counts hits and misses.  The hit of
  * an indexed LRU cache, the memory path's usual case, is inline. */
@@ -114,19 +133,8 @@ static inline int mg_cache_access(mg_cache *c, uint64_t id)
     while (e && c->slot[e - 1].tag != id) e = c->slot[e - 1].chain;
     if (!e) return mg_cache_lru_miss(c, set, id, b);
     c->hits++;
-    mg_cache_slot *s = c->slot + (uint64_t)set * c->ways;
-    uint32_t w = (uint32_t)(e - 1 - (uint64_t)set * c->ways), h = c->head[set];
-    if (w == h) return 1;
-    if (w != s[h].prev) {          /* unlink w; put it before the head */
-        uint16_t p = s[w].prev, n = s[w].next, t = s[h].prev;
-        s[p].next = n;
-        s[n].prev = p;
-        s[w].prev = t;
-        s[w].next = (uint16_t)h;
-        s[t].next = (uint16_t)w;
-        s[h].prev = (uint16_t)w;
-    }
-    c->head[set] = (uint16_t)w;    /* (the least recent way: only the head moves) */
+    mg_cache_lru_touch(c->slot + (uint64_t)set * c->ways, &c->head[set],
+                       (uint32_t)(e - 1 - (uint64_t)set * c->ways));
     return 1;
 }
 
