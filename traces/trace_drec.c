@@ -129,9 +129,11 @@ static int put_addresses(mg_trace_wg *wg, mg_trace_drec *q, const mg_rec *r, int
     return 0;
 }
 
-int mg_trace_drec_put(mg_trace_wg *wg, const mg_rec *r, int full)
+/* A new decoded record at the end of wg (not yet counted in nrecs) with
+ * r's type, site and mask, the rest zero; NULL when out of memory. */
+static mg_trace_drec *drec_new(mg_trace_wg *wg, const mg_rec *r)
 {
-    if (grow((void **)&wg->recs, &wg->recs_cap, wg->nrecs + 1, sizeof *wg->recs)) return -1;
+    if (grow((void **)&wg->recs, &wg->recs_cap, wg->nrecs + 1, sizeof *wg->recs)) return NULL;
     mg_trace_drec *q = &wg->recs[wg->nrecs];
     static const mg_trace_drec zero;
     *q = zero;                 /* (a copy, not a memset: gcc's rep stos is slow here) */
@@ -139,6 +141,13 @@ int mg_trace_drec_put(mg_trace_wg *wg, const mg_rec *r, int full)
     q->site = r->site;
     q->mask[0] = r->mask[0];
     q->mask[1] = r->mask[1];
+    return q;
+}
+
+int mg_trace_drec_put(mg_trace_wg *wg, const mg_rec *r, int full)
+{
+    mg_trace_drec *q = drec_new(wg, r);
+    if (!q) return -1;
     if (r->type == MG_REC_ALU) {
         q->cls = r->cls;
         q->vec = r->vec;
@@ -176,14 +185,8 @@ int mg_trace_wg_put_affine(mg_trace_wg *wg, mg_rec *r, const mg_trace_affine *f)
         }
         return mg_trace_wg_put(wg, r);           /* checks, then encodes */
     }
-    if (grow((void **)&wg->recs, &wg->recs_cap, wg->nrecs + 1, sizeof *wg->recs)) return -1;
-    mg_trace_drec *q = &wg->recs[wg->nrecs];
-    static const mg_trace_drec zero;
-    *q = zero;
-    q->type = r->type;
-    q->site = r->site;
-    q->mask[0] = r->mask[0];
-    q->mask[1] = r->mask[1];
+    mg_trace_drec *q = drec_new(wg, r);
+    if (!q) return -1;
     q->obj = r->obj;
     q->width = r->width;
     q->p = f->p;
