@@ -113,8 +113,9 @@ int mg_cmd_sweep(int argc, char **argv)
                 outp);
     if (timing || cfg.progress)
         fprintf(stderr, "mgsim: sweep: simulated %" PRIu64 " candidates in %.2f s "
-                "(%.2f candidates/s, -j %d)\n", sum->ran, sum->wall_s,
-                sum->wall_s > 0 ? (double)sum->ran / sum->wall_s : 0.0, cfg.threads);
+                "(%.2f candidates/s, -j %d; %" PRIu64 " copied from an identical simulation)\n",
+                sum->ran, sum->wall_s, sum->wall_s > 0 ? (double)sum->ran / sum->wall_s : 0.0,
+                cfg.threads, sum->copied);
     if (sum->interrupted) {
         if (outp)
             fprintf(stderr, "mgsim: sweep: interrupted; %s holds %" PRIu64 " records; rerun "

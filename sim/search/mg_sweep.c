@@ -19,6 +19,7 @@
  * no mutable global state (their scratch buffers are _Thread_local).
  */
 #include "search/mg_sweep.h"
+#include "search/mg_memo.h"
 
 #include "gen/gen.h"
 
@@ -56,6 +57,7 @@ typedef struct engine {
     slot           *ring;
     uint64_t        W, next_push, next_take, next_write;
     int             prod_done, fatal;
+    mg_memo        *memo;             /* identical simulations done once */
     double          t0, t_sim, last_draw;       /* start; pass 2's start */
 } engine;
 
@@ -231,7 +233,7 @@ static void *worker(void *p)
         r.index = s->index;
         r.has_rules = e->cfg->rules != NULL;
         r.fired = s->fired;
-        mg_sweep_simulate(e->cfg->dev, s->words, e->cfg->sample, &r);
+        mg_sweep_simulate(e->cfg->dev, s->words, e->cfg->sample, e->memo, &r);
         r.index = s->index;
         r.has_rules = e->cfg->rules != NULL;
         r.fired = s->fired;
@@ -283,9 +285,12 @@ static int run_pass2(engine *e)
     if (nt == 0) return 0;
     e->W = 16 * (uint64_t)nt + 16;
     e->ring = calloc(e->W, sizeof *e->ring);
+    e->memo = mg_memo_new();
     pthread_t *tid = calloc((size_t)nt, sizeof *tid);
-    if (!e->ring || !tid) {
+    if (!e->ring || !tid || !e->memo) {
         free(tid);
+        mg_memo_free(e->memo);
+        e->memo = NULL;
         mg_diag_error(e->d, "out of memory");
         return -1;
     }
@@ -314,6 +319,9 @@ static int run_pass2(engine *e)
     }
     free(e->ring);
     free(tid);
+    e->sum->copied = mg_memo_hits(e->memo);
+    mg_memo_free(e->memo);
+    e->memo = NULL;
     pthread_cond_destroy(&e->cv_space);
     pthread_cond_destroy(&e->cv_work);
     pthread_mutex_destroy(&e->mu);

@@ -60,9 +60,13 @@ void mg_sweep_rec_free(mg_sweep_rec *r);
 
 /* Simulate one candidate: parse `words` ("op key=value ..."), generate,
  * replay on dev with the given sampling.  Never fails as a whole: a
- * rejection lands in r->ok = 0 with a reason.  Thread-safe (no shared
- * state; dev is read only). */
-void mg_sweep_simulate(const mg_device *dev, const char *words, int sample, mg_sweep_rec *r);
+ * rejection lands in r->ok = 0 with a reason.  With memo (may be NULL), a
+ * candidate whose model key (mg_memo.h) was simulated before copies that
+ * result, and a new result is stored.  Thread-safe (dev is read only, the
+ * memo locks). */
+struct mg_memo;
+void mg_sweep_simulate(const mg_device *dev, const char *words, int sample, struct mg_memo *memo,
+                       mg_sweep_rec *r);
 
 /* One record as one line of JSON (with '\n'); caller frees.  NULL on OOM. */
 char *mg_sweep_rec_line(const mg_sweep_rec *r);
@@ -137,6 +141,9 @@ typedef struct mg_sweep_sum {
     mg_sweep_best best, best_kept;
     double   wall_s;                          /* this run's time (never printed) */
     uint64_t ran;                             /* simulated by this run */
+    uint64_t copied;                          /* of which copied from an identical
+                                                 simulation (mg_memo.h; never printed
+                                                 in results or summaries) */
     int      ntop;
     mg_sweep_best top[MG_SWEEP_TOP];          /* fastest first */
     int      nshape_keys;                     /* 0: the space has one shape */

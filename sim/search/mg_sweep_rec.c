@@ -6,6 +6,7 @@
 #include "search/mg_sweep.h"
 
 #include "gen/gen.h"
+#include "search/mg_memo.h"
 #include "util/jsonfile.h"
 #include "util/jsonout.h"
 #include "version.h"
@@ -50,10 +51,13 @@ static int split_words(char *buf, char **w)
     return n;
 }
 
-void mg_sweep_simulate(const mg_device *dev, const char *words, int sample, mg_sweep_rec *r)
+void mg_sweep_simulate(const mg_device *dev, const char *words, int sample, mg_memo *memo,
+                       mg_sweep_rec *r)
 {
     r->ok = 0;
     r->schedule = r->reason = NULL;
+    char key[1024];
+    int claimed = 0;
     mg_diag d;
     mg_diag_init(&d);
     char *buf = dup_str(words);
@@ -72,6 +76,12 @@ void mg_sweep_simulate(const mg_device *dev, const char *words, int sample, mg_s
     char canon[1024];
     mg_schedule_format(&s, canon, sizeof canon);
     r->schedule = dup_str(canon);
+    if (memo && mg_memo_key(&s, canon, key, sizeof key)) memo = NULL;
+    if (memo) {
+        int got = mg_memo_get(memo, key, r);
+        if (got == 1) goto out;
+        claimed = got == 0;                      /* else simulate, do not settle */
+    }
     if (mg_gen_prepare(g, &s, &d)) {
         reject(r, words, mg_diag_first(&d));
         goto out;
@@ -107,6 +117,7 @@ void mg_sweep_simulate(const mg_device *dev, const char *words, int sample, mg_s
     r->wgs_total = st.work_groups;
     r->sample_error = st.sample_error;
 out:
+    if (claimed) mg_memo_put(memo, key, r);     /* a rejection too: wakes the waiters */
     if (g) mg_gen_free(g);
     free(g);
     free(buf);

@@ -14,6 +14,10 @@
 
 #include "cli/cli.h"
 #include "config/variant.h"
+#include "gen/gen.h"
+#include "gen/op.h"
+#include "model/model.h"
+#include "search/mg_memo.h"
 #include "search/mg_sweep.h"
 #include "suites.h"
 #include "util/jsonfile.h"
@@ -272,7 +276,7 @@ static void test_record_roundtrip(void)
     r.has_rules = 1;
     r.fired = 1u << MG_RULE_WARP;
     mg_sweep_simulate(&fx.dev, "conv2d H=8 W=8 Cin=32 Cout=32 K=1 tile=1x4 wg=8,8,1 "
-                      "layout=image storage=fp16 compute=fp16", MG_SAMPLE_AUTO, &r);
+                      "layout=image storage=fp16 compute=fp16", MG_SAMPLE_AUTO, NULL, &r);
     CU_ASSERT_EQUAL_FATAL(r.ok, 1);
     CU_ASSERT_TRUE(r.seconds > 0 && r.gflops > 0 && r.bound_gflops >= r.gflops * 0.999);
     char *line = mg_sweep_rec_line(&r), err[200];
@@ -290,13 +294,134 @@ static void test_record_roundtrip(void)
     /* a candidate the generator rejects is a record with its reason */
     memset(&r, 0, sizeof r);
     mg_sweep_simulate(&fx.dev, "conv2d H=8 W=8 Cin=32 Cout=32 K=1 tile=1x4 wg=3000,1,1",
-                      MG_SAMPLE_AUTO, &r);
+                      MG_SAMPLE_AUTO, NULL, &r);
     CU_ASSERT_EQUAL(r.ok, 0);
     CU_ASSERT_TRUE(r.reason && *r.reason);
     line = mg_sweep_rec_line(&r);
     CU_ASSERT_PTR_NOT_NULL(strstr(line, "\"status\":\"rejected\""));
     free(line);
     mg_sweep_rec_free(&r);
+}
+
+/* ---- the memo (mg_memo.h) --------------------------------------------------- */
+
+/* A schedule of each op that declares trace-inert knobs; a new such op
+ * must add one (the test fails until it does). */
+static const struct { const char *op, *rest; } inert_cases[] = {
+    {"conv2d", "H=10 W=10 Cin=32 Cout=32 K=3 pad=1 tile=2x4 wg=4,4,2 layout=image"},
+    {"softmax", "M=64 N=256 split=4 wg=4,1,4"},
+    {"layernorm", "M=64 N=256 split=4 wg=4,1,4 layout=buffer"},
+};
+
+/* Plan and simulate `sched` in full; 0 on success. */
+static int plan_sim(const char *sched, mg_gen *g, mg_sim_stats *st)
+{
+    mg_diag d;
+    mg_diag_init(&d);
+    mg_schedule s;
+    int rc = mg_schedule_parse_line(sched, "warp=64", &s, &d) || mg_gen_prepare(g, &s, &d);
+    if (!rc) {
+        mg_gen_stream gs;
+        mg_trace_source src = mg_gen_source(&gs, g);
+        mg_sim_opts o = {1, MG_SAMPLE_OFF};
+        rc = mg_sim_run(&fx.dev, &src, &o, st, &d);
+    }
+    if (rc) fprintf(stderr, "\n  %s: %s", sched, mg_diag_first(&d));
+    mg_diag_free(&d);
+    return rc;
+}
+
+/* Every op's trace-inert knobs leave the plan and the simulation as they
+ * were: the same features, launch, registers and statistics, bit for bit. */
+static void test_trace_inert(void)
+{
+    int ops = 0;
+    for (const mg_op *const *op = mg_ops; *op; op++) {
+        if (!(*op)->trace_inert) continue;
+        ops++;
+        const char *rest = NULL;
+        for (size_t i = 0; i < sizeof inert_cases / sizeof inert_cases[0]; i++)
+            if (!strcmp(inert_cases[i].op, (*op)->name)) rest = inert_cases[i].rest;
+        CU_ASSERT_PTR_NOT_NULL(rest);
+        if (!rest) {
+            fprintf(stderr, "\n  %s declares trace-inert knobs: add it to inert_cases",
+                    (*op)->name);
+            continue;
+        }
+        char a[256], b[256];
+        CU_ASSERT_STRING_EQUAL((*op)->trace_inert, "unroll");   /* the values below */
+        snprintf(a, sizeof a, "%s %s unroll=1", (*op)->name, rest);
+        snprintf(b, sizeof b, "%s %s unroll=4", (*op)->name, rest);
+        mg_gen *ga = calloc(1, sizeof *ga), *gb = calloc(1, sizeof *gb);
+        mg_sim_stats sa, sb;
+        memset(&sa, 0, sizeof sa);
+        memset(&sb, 0, sizeof sb);
+        CU_ASSERT_FATAL(ga && gb);
+        CU_ASSERT_EQUAL(plan_sim(a, ga, &sa), 0);
+        CU_ASSERT_EQUAL(plan_sim(b, gb, &sb), 0);
+        CU_ASSERT(strcmp(ga->source, gb->source) != 0);         /* the text differs */
+        CU_ASSERT(!memcmp(&ga->k.f, &gb->k.f, sizeof ga->k.f));
+        CU_ASSERT(!memcmp(ga->k.global, gb->k.global, sizeof ga->k.global));
+        CU_ASSERT(!memcmp(ga->k.local, gb->k.local, sizeof ga->k.local));
+        CU_ASSERT_EQUAL(ga->hdr.regs_per_item, gb->hdr.regs_per_item);
+        CU_ASSERT(!memcmp(&sa, &sb, sizeof sa));
+        CU_ASSERT(sa.cycles > 0);
+        mg_gen_free(ga);
+        mg_gen_free(gb);
+        free(ga);
+        free(gb);
+    }
+    CU_ASSERT(ops >= 3);
+}
+
+/* A candidate whose model key was simulated copies the result exactly; the
+ * key drops the inert knobs only. */
+static void test_memo(void)
+{
+    const char *base = "conv2d H=8 W=8 Cin=32 Cout=32 K=1 tile=1x4 wg=8,8,1 layout=image "
+                       "storage=fp16 compute=fp16";
+    char a[256], b[256];
+    snprintf(a, sizeof a, "%s unroll=1", base);
+    snprintf(b, sizeof b, "%s unroll=4", base);
+    mg_memo *m = mg_memo_new();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    mg_sweep_rec ra, rb, rn;
+    memset(&ra, 0, sizeof ra);
+    memset(&rb, 0, sizeof rb);
+    memset(&rn, 0, sizeof rn);
+    mg_sweep_simulate(&fx.dev, a, MG_SAMPLE_AUTO, m, &ra);
+    CU_ASSERT_EQUAL(mg_memo_hits(m), 0);
+    mg_sweep_simulate(&fx.dev, b, MG_SAMPLE_AUTO, m, &rb);
+    CU_ASSERT_EQUAL(mg_memo_hits(m), 1);
+    mg_sweep_simulate(&fx.dev, b, MG_SAMPLE_AUTO, NULL, &rn);     /* no memo */
+    CU_ASSERT_EQUAL_FATAL(ra.ok && rb.ok && rn.ok, 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(rb.schedule, "unroll=4"));       /* its own words */
+    char *lb = mg_sweep_rec_line(&rb), *ln = mg_sweep_rec_line(&rn);
+    CU_ASSERT_STRING_EQUAL(lb, ln);                                /* copied exactly */
+    free(lb);
+    free(ln);
+    /* another work group is another key */
+    mg_sweep_rec rc;
+    memset(&rc, 0, sizeof rc);
+    mg_sweep_simulate(&fx.dev, "conv2d H=8 W=8 Cin=32 Cout=32 K=1 tile=1x4 wg=4,8,1 "
+                      "layout=image storage=fp16 compute=fp16 unroll=4", MG_SAMPLE_AUTO, m, &rc);
+    CU_ASSERT_EQUAL(mg_memo_hits(m), 1);
+    /* keys: the inert word goes, nothing else */
+    mg_schedule s;
+    mg_diag d;
+    mg_diag_init(&d);
+    CU_ASSERT_EQUAL_FATAL(mg_schedule_parse_line(b, NULL, &s, &d), 0);
+    char key[512];
+    CU_ASSERT_EQUAL(mg_memo_key(&s, "conv2d H=8 unroll=4 wg=8,8,1 unroll_x=2", key, sizeof key),
+                    0);
+    CU_ASSERT_STRING_EQUAL(key, "conv2d H=8 wg=8,8,1 unroll_x=2");
+    CU_ASSERT_EQUAL(mg_memo_key(&s, "conv2d H=8 unroll=4 wg=8,8,1", key, 8), -1);
+    mg_diag_free(&d);
+    mg_sweep_rec_free(&ra);
+    mg_sweep_rec_free(&rb);
+    mg_sweep_rec_free(&rn);
+    mg_sweep_rec_free(&rc);
+    mg_memo_free(m);
 }
 
 /* ---- variants ------------------------------------------------------------- */
@@ -409,6 +534,8 @@ int add_sweep_suite(void)
            !CU_add_test(s, "foreign or damaged results refused", test_foreign_refused) ||
            !CU_add_test(s, "pruned-only", test_pruned_only) ||
            !CU_add_test(s, "record round trip and rejection", test_record_roundtrip) ||
+           !CU_add_test(s, "trace-inert knobs change no simulation", test_trace_inert) ||
+           !CU_add_test(s, "memo copies identical simulations", test_memo) ||
            !CU_add_test(s, "device variants", test_variants) ||
            !CU_add_test(s, "whatif base equals the sweep", test_whatif_base);
 }

@@ -58,6 +58,11 @@ typedef struct mg_op {
     void (*init)(const mg_schedule *s, const mg_kernel *k, mg_host *h);
     /* Compute outputs from inputs, both in logical order (see kernel.h). */
     void (*reference)(const mg_schedule *s, const mg_kernel *k, mg_host *h);
+    /* Knobs (space separated; NULL: none) that change only the OpenCL text,
+     * never plan() nor trace_wg(): schedules that differ only in them time
+     * the same in the model, and a sweep simulates one of them
+     * (sim/search/mg_memo.h; checked by tests/unit/test_sweep.c). */
+    const char *trace_inert;
 } mg_op;
 
 /* The registry: every operator, NULL-terminated; lookup by name. */

@@ -353,4 +353,5 @@ const mg_op mg_op_bandwidth = {
     "bandwidth", "streaming reads of an image, buffer, local or constant footprint (P5, P6)",
     keys, "wg pattern vec storage unroll warp", defaults, check, plan, emit_cl, trace_wg, NULL,
     reference,
+    NULL,
 };

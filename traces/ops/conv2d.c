@@ -277,4 +277,5 @@ const mg_op mg_op_conv2d = {
     "layout layout_in layout_w layout_out tile wg pattern vec storage compute split unroll "
     "warp seed",
     defaults, check, plan, mg_conv_emit_cl, mg_conv_trace_wg, NULL, reference,
+    "unroll",              /* a #pragma: the trace and the register estimate ignore it */
 };

@@ -212,4 +212,5 @@ const mg_op mg_op_eltwise = {
     "eltwise", "tensor-scalar add B = A + scalar (romou Listing 4)", keys,
     "layout layout_in layout_out tile wg pattern vec storage compute broadcast unroll warp seed",
     defaults, check, plan, emit_cl, trace_wg, NULL, reference,
+    NULL,
 };

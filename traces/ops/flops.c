@@ -197,4 +197,5 @@ static void reference(const mg_schedule *s, const mg_kernel *k, mg_host *h)
 const mg_op mg_op_flops = {
     "flops", "peak fp32/fp16 multiply-add throughput: vector width, independent chains", keys,
     "wg compute unroll warp", defaults, check, plan, emit_cl, trace_wg, NULL, reference,
+    NULL,
 };

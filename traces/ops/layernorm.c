@@ -81,4 +81,5 @@ const mg_op mg_op_layernorm = {
     keys,
     "layout layout_in layout_out tile wg pattern vec storage compute split unroll warp seed",
     mg_rr_defaults, check, plan, emit_cl, trace_wg, NULL, reference,
+    "unroll",              /* a #pragma: the trace and the register estimate ignore it */
 };

@@ -506,4 +506,5 @@ const mg_op mg_op_matmul = {
     "layout layout_in layout_w layout_out tile wg pattern vec storage compute split unroll "
     "warp seed",
     defaults, check, plan, emit_cl, trace_wg, NULL, reference,
+    NULL,
 };

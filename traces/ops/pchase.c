@@ -405,4 +405,5 @@ static void reference(const mg_schedule *s, const mg_kernel *k, mg_host *h)
 const mg_op mg_op_pchase = {
     "pchase", "pointer chase over an image or a buffer: range, stride, 2D strides", keys,
     "wg unroll warp seed", defaults, check, plan, emit_cl, trace_wg, init, reference,
+    NULL,
 };

@@ -150,4 +150,5 @@ static void reference(const mg_schedule *s, const mg_kernel *k, mg_host *h)
 const mg_op mg_op_regpressure = {
     "regpressure", "n float registers live through a dependent loop (romou Listing 1, Fig 5)",
     keys, "wg unroll warp", defaults, check, plan, emit_cl, trace_wg, NULL, reference,
+    NULL,
 };

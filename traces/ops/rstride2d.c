@@ -211,4 +211,5 @@ static void reference(const mg_schedule *s, const mg_kernel *k, mg_host *h)
 const mg_op mg_op_rstride2d = {
     "rstride2d", "tmmodel's 2D random-stride image pointer chase (multinomial strides)", keys,
     "seed unroll warp", defaults, check, plan, emit_cl, trace_wg, init, reference,
+    NULL,
 };

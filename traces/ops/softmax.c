@@ -76,4 +76,5 @@ const mg_op mg_op_softmax = {
     "softmax", "row softmax of X[M,N] (max, sum of exp, scale; split: row over items)", keys,
     "layout layout_in layout_out tile wg pattern vec storage compute split unroll warp seed",
     mg_rr_defaults, check, plan, emit_cl, trace_wg, NULL, reference,
+    "unroll",              /* a #pragma: the trace and the register estimate ignore it */
 };

@@ -161,4 +161,5 @@ static void reference(const mg_schedule *s, const mg_kernel *k, mg_host *h)
 const mg_op mg_op_ticket = {
     "ticket", "atomic ticket order of a group's items (romou Listing 3, Fig 8): warps, ALUs",
     keys, "wg warp", defaults, check, plan, emit_cl, trace_wg, NULL, reference,
+    NULL,
 };

@@ -114,4 +114,5 @@ static void reference(const mg_schedule *s, const mg_kernel *k, mg_host *h)
 const mg_op mg_op_warpsize = {
     "warpsize", "dependent integer division loop per item, swept over items (romou Fig 7)",
     keys, "unroll warp", NULL, check, plan, emit_cl, trace_wg, NULL, reference,
+    NULL,
 };
