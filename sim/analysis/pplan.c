@@ -93,10 +93,19 @@ int mg_pplan_bw(const mg_pdev *d, int mem, int64_t fp, int64_t min_loads,
                 int64_t local_groups_per_cu, int balanced, const char *extra, char *buf,
                 size_t len, double *bytes_mult)
 {
+    return mg_pplan_bw_grown(d, mem, fp, min_loads, local_groups_per_cu, balanced, 0, extra,
+                             buf, len, bytes_mult);
+}
+
+int mg_pplan_bw_grown(const mg_pdev *d, int mem, int64_t fp, int64_t min_loads,
+                      int64_t local_groups_per_cu, int balanced, int grow, const char *extra,
+                      char *buf, size_t len, double *bytes_mult)
+{
     int64_t nc = fp / 16, maxwg = d->max_wg < 256 ? (int64_t)d->max_wg : 256;
     if (mem == MG_PMEM_LOCAL) {
         int64_t wg = mg_pplan_pow2_floor(fmin((double)maxwg, fmax(1, (double)nc / min_loads)));
-        int64_t groups = (int64_t)d->cus * local_groups_per_cu;
+        int64_t groups = ((int64_t)d->cus * local_groups_per_cu) << grow;
+        if (wg * groups > (1 << 20)) return -1;           /* past the launch limit */
         snprintf(buf, len, "bandwidth mem=local footprint=%lld items=%lld wg=%lld %s iters=%%lld",
                  (long long)fp, (long long)(wg * groups), (long long)wg, extra);
         *bytes_mult = (double)fp * (double)groups;
@@ -106,10 +115,20 @@ int mg_pplan_bw(const mg_pdev *d, int mem, int64_t fp, int64_t min_loads,
     int64_t items = mg_pplan_pow2_floor(fmin(2.0 * d->cus * (double)d->max_wg, 1 << 20));
     int64_t wg = items < maxwg ? items : maxwg;
     int64_t per = d->cus ? (items / wg + d->cus - 1) / d->cus : 0;
-    if (balanced && per && per * d->cus * wg <= (1 << 20)) items = per * d->cus * wg;
+    if (balanced && per && (per << grow) * d->cus * wg <= (1 << 20))
+        items = (per << grow) * d->cus * wg;       /* 2^grow x the groups per unit */
+    else if ((items << grow) <= (1 << 20))
+        items <<= grow;
+    else
+        return -1;                                 /* past the launch limit */
     /* readers: a power of two that divides the items */
     int64_t rmax = 1;
     while (items % (rmax * 2) == 0) rmax *= 2;
+    if (mem == MG_PMEM_IMAGE && d->tex_l1_bytes && d->tex_line_w_bytes && d->tex_line_rows) {
+        double lines = (double)d->tex_l1_bytes / (double)(d->tex_line_w_bytes * d->tex_line_rows);
+        double row = fmax(1, (double)d->tex_line_w_bytes / 16);     /* texels per line row */
+        rmax = mg_pplan_pow2_floor(fmin((double)rmax, fmax(1, lines / 4) * row));
+    }
     int64_t r = mg_pplan_pow2_floor(fmin((double)rmax, fmax(1, (double)nc / min_loads)));
     for (; r >= 1; r /= 2) {
         snprintf(buf, len, "bandwidth mem=%s footprint=%lld items=%lld readers=%lld wg=%lld %s "

@@ -30,6 +30,11 @@ typedef struct mg_pdev {
     uint64_t local_mem, const_mem, max_alloc;   /* bytes */
     uint64_t cache_size;        /* the reported global memory cache, bytes */
     uint64_t cacheline;         /* its reported line, bytes */
+    /* measured by earlier aspects (cache_image), 0 when not known: the
+     * bandwidth plan shapes image reads to the texture L1 (mg_pplan_bw) */
+    uint64_t tex_l1_bytes;      /* l1_size */
+    uint64_t tex_line_w_bytes;  /* line_width_bytes */
+    uint64_t tex_line_rows;     /* line_height_rows */
 } mg_pdev;
 
 enum { MG_PMEM_BUFFER, MG_PMEM_IMAGE, MG_PMEM_LOCAL, MG_PMEM_CONSTANT };
@@ -104,7 +109,15 @@ const char *mg_pplan_lattice(const mg_pdev *d, int64_t points, int64_t dx, int s
  * of two that divides the items and leaves at least min_loads loads each
  * per pass (item g reads as reader g % R, so a small footprint still keeps
  * every item busy, ArchProbe's way; images: R also within the image
- * limits).  Local memory: groups of up to 256 items (at least min_loads
+ * limits, and, where the texture L1 and its line are known (tex_l1_bytes,
+ * tex_line_*), at most a quarter of its lines' worth of RGBA fp32 texels
+ * (line_width / 16 per line, at least 1): a warp's readers read one
+ * image row per load, so R texels take R / (texels per line row) lines,
+ * reused for the line's height in rows by the next loads and by the other
+ * warps reading the same columns; more readers than the L1 holds lines
+ * for would thrash it and measure the L2, as Adreno 630's 4x2-texel lines
+ * of 4 bytes, one RGBA fp32 texel wide, did with 64 readers against 32
+ * lines).  Local memory: groups of up to 256 items (at least min_loads
  * loads each), local_groups_per_cu groups per compute unit, each over its
  * own copy.  The probe uses min_loads 64 (fewer would let a compiler keep
  * the loads in registers across passes) and 32 groups per compute unit.
@@ -114,6 +127,17 @@ const char *mg_pplan_lattice(const mg_pdev *d, int64_t points, int64_t dx, int s
 int mg_pplan_bw(const mg_pdev *d, int mem, int64_t fp, int64_t min_loads,
                 int64_t local_groups_per_cu, int balanced, const char *extra, char *buf,
                 size_t len, double *bytes_mult);
+
+/* mg_pplan_bw with the launch grown 2^grow times (grow >= 0): items (local
+ * memory: groups per compute unit) doubled `grow` times, the readers
+ * chosen as above for the larger launch.  A launch whose rate is latency
+ * bound (too few loads in flight: a long DRAM latency, or a last wave of
+ * work groups that leaves cores half full) rises as it grows; the probe
+ * grows it until the rate settles (ArchProbe's way: more work until the
+ * throughput saturates).  Returns -1 also past 2^20 items. */
+int mg_pplan_bw_grown(const mg_pdev *d, int mem, int64_t fp, int64_t min_loads,
+                      int64_t local_groups_per_cu, int balanced, int grow, const char *extra,
+                      char *buf, size_t len, double *bytes_mult);
 
 /* The footprint sweep's range of memory `mem`: from *lo (4 KiB; local and
  * constant 1 KiB) to *hi (big; local: min(local memory, 32 KiB); constant:

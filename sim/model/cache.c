@@ -13,8 +13,11 @@ int mg_cache_init(mg_cache *c, uint32_t sets, uint32_t ways, const mg_repl_polic
     memset(c, 0, sizeof *c);
     c->sets = sets ? sets : 1;
     c->ways = ways ? ways : 1;
-    c->pow2 = (c->sets & (c->sets - 1)) == 0;
-    c->set_mask = c->pow2 ? c->sets - 1 : 0;
+    while (c->set_bits < 31 && c->sets % (2ull << c->set_bits) == 0) c->set_bits++;
+    c->set_mask = (1u << c->set_bits) - 1;
+    c->slices = c->sets >> c->set_bits;
+    c->pow2 = c->slices == 1;
+    c->hash_shift = c->set_bits ? 64 - c->set_bits : 63;
     c->pol = pol;
     c->lru = pol == &mg_repl_lru && c->ways <= 65536;
     size_t n = (size_t)c->sets * c->ways;

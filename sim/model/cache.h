@@ -56,8 +56,11 @@ typedef struct mg_cache_slot {
 
 struct mg_cache {
     uint32_t sets, ways;
-    uint32_t set_mask;        /* sets - 1 when sets is a power of two, else 0 */
-    int      pow2;            /* sets is a power of two (1 included) */
+    int      set_bits;        /* a: sets = 2^a x slices, slices odd (mg_cache_set) */
+    uint32_t set_mask;        /* 2^a - 1 */
+    uint32_t slices;          /* the odd factor m of sets */
+    int      pow2;            /* sets is a power of two (1 included): slices = 1 */
+    int      hash_shift;      /* 64 - a (63 for a = 0: the mask drops it) */
     mg_cache_slot *slot;      /* sets x ways */
     uint32_t *fill;           /* per set: valid ways (ways 0 .. fill-1) */
     uint16_t *head;           /* LRU: per set, its most recent way */
@@ -75,12 +78,26 @@ int  mg_cache_init(mg_cache *c, uint32_t sets, uint32_t ways, const mg_repl_poli
                    uint64_t seed);
 void mg_cache_free(mg_cache *c);
 
-/* The set of a line id (a mixed hash, so 2D tile ids spread over sets):
- * the high 32 bits of id x 0x9e3779b97f4a7c15, modulo the set count. */
+/* The set of a line id, as hardware indexes sets by an address's low
+ * bits XOR-folded with its higher (tag) bits.  With S = 2^a x m sets (m
+ * odd), a line's block is id >> a; the set is slice x 2^a + the id's low
+ * a bits XOR the top a bits of block x 0x9e3779b97f4a7c15, where slice =
+ * block mod m (m = 1, a power of two: slice 0; m > 1 spreads blocks over
+ * m slices as GPUs spread lines over memory partitions).  For any fixed
+ * block its 2^a lines map one to one onto a slice's sets, and consecutive
+ * blocks take the slices in turn, so any S x k consecutive line ids from
+ * a multiple of 2^a (a contiguous buffer's lines, a row-major image's
+ * tiles: objects start at line 0 of their id space) fill every set k
+ * times: a contiguous footprint of the cache's size fits exactly, as in a
+ * real cache, while the hash keeps power-of-two strides (and separate
+ * objects, whose ids differ in their top bits) from piling onto a few
+ * sets. */
 static inline uint32_t mg_cache_set(const mg_cache *c, uint64_t id)
 {
-    uint32_t h = (uint32_t)((id * 0x9e3779b97f4a7c15ull) >> 32);
-    return c->pow2 ? h & c->set_mask : h % c->sets;
+    uint64_t blk = id >> c->set_bits;
+    uint32_t in = (uint32_t)(id ^ ((blk * 0x9e3779b97f4a7c15ull) >> c->hash_shift)) & c->set_mask;
+    if (c->pow2) return in;
+    return (uint32_t)(blk % c->slices) << c->set_bits | in;
 }
 
 /* The line id held by `way` of `set` (meaningful for way < fill[set]). */

@@ -270,8 +270,10 @@ int mg_mem_init(mg_sim *s)
     uint32_t ni = s->hdr->n_images;
     s->tex = calloc(ni ? ni : 1, sizeof *s->tex);
     if (!s->tex) return -1;
-    for (uint32_t i = 0; i < ni; i++)
+    for (uint32_t i = 0; i < ni; i++) {
         mg_texlayout_init(&s->tex[i], dev, s->hdr->images[i].texel_bytes, i);
+        mg_texlayout_set_width(&s->tex[i], s->hdr->images[i].width);
+    }
     if (cache_from_cfg(&s->l2, &dev->l2, 7)) return -1;
     s->l2bw.per_cycle = dev->l2.bandwidth / clk;
     s->drambw.per_cycle = dev->dram_bandwidth / clk;

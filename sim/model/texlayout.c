@@ -25,6 +25,7 @@ void mg_texlayout_init(mg_texlayout *m, const mg_device *dev, uint32_t texel_byt
     m->per = dev->tex_l1.line > 0 ? (uint64_t)(dev->l2.line / dev->tex_l1.line) : 1;
     if (m->per < 1) m->per = 1;
     m->img = (uint64_t)(obj + 1) << 56;
+    m->pitch = UINT64_C(1) << 28;
     m->bx = m->by = 1;
     if (dev->img_block_w_texels > 0 && dev->img_block_h_texels > 0) {
         /* the block's width in this image's texels, over an L2 line's */
@@ -41,6 +42,12 @@ void mg_texlayout_init(mg_texlayout *m, const mg_device *dev, uint32_t texel_byt
     m->sth = log2_of((uint64_t)m->th);
     m->sper = log2_of(m->per);
     m->pow2 = m->stw >= 0 && m->sth >= 0 && m->sper >= 0;
+}
+
+void mg_texlayout_set_width(mg_texlayout *m, uint64_t width)
+{
+    uint64_t p = (width + (uint64_t)m->tw - 1) / (uint64_t)m->tw;
+    m->pitch = p ? p : 1;
 }
 
 uint32_t mg_texlayout_block_lines(const mg_texlayout *m, uint64_t l2, uint64_t *out)

@@ -8,8 +8,12 @@
  * bx x by L2 lines (bx in x, by stacked in y).  With image.block_* unset a
  * block is one L2 line: an L2 miss fetches just that line.
  *
- * Ids: an L1 line is img | tile_y << 28 | tile_x, an L2 line img | tile_y
- * << 28 | (tile_x / per), where img = (image index + 1) << 56.
+ * Ids: an L1 line is img | (tile_y x pitch + tile_x), an L2 line img |
+ * tile_y << 28 | (tile_x / per), where img = (image index + 1) << 56.
+ * The L1 id is the tile's index in the image stored tile by tile, row-major
+ * (pitch = the tiles in a row of the image: mg_texlayout_set_width), the
+ * low address bits a texture cache indexes its sets by: a row of tiles
+ * fills consecutive sets.  Without a width the pitch is 2^28.
  */
 #ifndef MG_TEXLAYOUT_H
 #define MG_TEXLAYOUT_H
@@ -26,6 +30,7 @@ typedef struct mg_texlayout {
     uint64_t per;           /* L1 tiles per L2 line, side by side in x */
     uint64_t bx, by;        /* L2 lines per block in x and in y (1, 1: no blocks) */
     uint64_t img;           /* the image's id bits */
+    uint64_t pitch;         /* L1 tiles per image row in the L1 ids (2^28: no width given) */
     int      pow2;          /* tw, th and per are powers of two: ... */
     int      stw, sth, sper;    /* ... their log2 (ids by shifts, not divisions) */
 } mg_texlayout;
@@ -33,6 +38,10 @@ typedef struct mg_texlayout {
 /* The layout of image number `obj` with texels of texel_bytes on dev. */
 void mg_texlayout_init(mg_texlayout *m, const mg_device *dev, uint32_t texel_bytes,
                        uint32_t obj);
+
+/* The image is width texels wide: its L1 ids become tile indices in a
+ * row-major tile order (pitch = ceil(width / tile width); see above). */
+void mg_texlayout_set_width(mg_texlayout *m, uint64_t width);
 
 /* Does an L2 miss fetch more than its own line? */
 static inline int mg_texlayout_blocked(const mg_texlayout *m)
@@ -46,12 +55,12 @@ static inline void mg_texlayout_ids(const mg_texlayout *m, int64_t x, int64_t y,
 {
     if (m->pow2 && (x | y) >= 0) {
         uint64_t tx = (uint64_t)x >> m->stw, ty = (uint64_t)y >> m->sth;
-        *l1 = m->img | (ty << 28) | tx;
+        *l1 = m->img | (ty * m->pitch + tx);
         *l2 = m->img | (ty << 28) | (tx >> m->sper);
         return;
     }
     uint64_t tx = (uint64_t)(x / m->tw), ty = (uint64_t)(y / m->th);
-    *l1 = m->img | (ty << 28) | tx;
+    *l1 = m->img | (ty * m->pitch + tx);
     *l2 = m->img | (ty << 28) | (tx / m->per);
 }
 
@@ -62,15 +71,15 @@ static inline int mg_texlayout_ids_n(const mg_texlayout *m, const int64_t *x, co
                                      const uint8_t *ln, uint32_t n, uint64_t *l1, uint64_t *l2)
 {
     int rising = 1;
-    uint64_t prev = 0, img = m->img;
+    uint64_t prev = 0, img = m->img, pitch = m->pitch;
     int stw = m->stw, sth = m->sth, sper = m->sper, pow2 = m->pow2;
     for (uint32_t k = 0; k < n; k++) {
         int64_t tx = x[ln[k]], ty = y[ln[k]];
         uint64_t a, b;
         if (pow2 && (tx | ty) >= 0) {
-            uint64_t lx = (uint64_t)tx >> stw, row = img | ((uint64_t)ty >> sth) << 28;
-            a = row | lx;
-            b = row | (lx >> sper);
+            uint64_t lx = (uint64_t)tx >> stw, ly = (uint64_t)ty >> sth;
+            a = img | (ly * pitch + lx);
+            b = img | ly << 28 | (lx >> sper);
         } else {
             mg_texlayout_ids(m, tx, ty, &a, &b);
         }

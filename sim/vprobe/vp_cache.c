@@ -14,21 +14,23 @@
  * at a 3 % least step (mgprobe takes 35 % against drifts a real device has
  * and the model has not: the model has no noise, and a level's step is
  * only the share of accesses that miss, 1 / (accesses per line), which is
- * 1/4 for a 4x4 tile read 4 texels at a time).  A cache with hashed sets does
- * not step at its capacity but over a range around it (some sets fill
- * before others), so a level's size is where the curve crosses the middle
- * of its two plateaus (half the chased lines miss), narrowed by false
- * position in log footprint to 1/64 of the footprint (or the chase's
- * granule): exact for a fully associative LRU cache, a few percent low for
- * set-associative ones (a hashed w-way LRU cache crosses near
- * 1 - 0.5/sqrt(w) of its capacity).
+ * 1/4 for a 4x4 tile read 4 texels at a time).  A level's size is the end
+ * of the plateau before its step: the largest footprint whose latency
+ * stays within FLAT (1e-6) of the plateau's last point, bisected to the
+ * chase's granule.  The model's sets share a contiguous footprint out
+ * evenly (mg_cache_set: low bits XOR a hash of the rest), so a footprint
+ * of the cache's size hits throughout and one granule more overflows a
+ * few sets: exact for set-associative caches as for fully associative
+ * ones.  Whole chase cycles are timed (chase_point), so that the plateau
+ * is flat to the last bit.
  *
  * Line: mgprobe's stride sweep at 8 x the first level (mgprobe: 4; below
  * half the next; at least 64 KiB; at 4 x the lines a step of twice the
  * line still touches can fit the L1 again, which ends the plateau the
  * saturation needs): the saturation of the latency over the step
  * (knee.h's noise-free saturation);
- * images in rows of 64 texels, one row per page (a row's tiles together,
+ * images at 16 x the first level (a step of a row reads a texel per row),
+ * in rows of 64 texels, one row per page (a row's tiles together,
  * their other rows much later), steps 4 .. 256 bytes.  Image line height:
  * a lattice walk with at most a quarter of the L1's lines (at most 32) per
  * lattice row, 68 texels apart (power-of-two spacings alias in hashed
@@ -51,7 +53,9 @@
 #define ROW_W 64                       /* texels per row of the image line sweep */
 #define LATTICE_DX 68                  /* texels between lattice points */
 #define LINE_TIMES 8                   /* line sweeps at 8 x level 1 (mgprobe: 4) */
+#define LINE_TIMES_IMG 16               /* images: 16 x (see step_sweep's caller) */
 #define LEVEL_STEP 0.03                /* least step of a cache level (see above) */
+#define FLAT 1e-6                      /* relative rise that leaves a plateau (see above) */
 
 /* knee.h's options for the model's curves: a LEVEL_STEP least step and no
  * noise term (the model has no noise; knee.h's roughness estimate would
@@ -90,9 +94,14 @@ static int64_t vround(const mg_vp *v, int img, double x)
 
 /* Measure the chase at footprint r into the curve and sw (sorted by x):
  * one cycle of warm-up and 64 accesses more (so the cold cycle's last
- * misses are not what ends the shorter run), then max(256, min(cycle,
- * max(2048, cycle / 4))) accesses timed.  Returns 0; 1 when the point failed (noted) or does not fit;
- * -1 when the aspect must stop. */
+ * misses are not what ends the shorter run), then whole cycles timed (one;
+ * as many as reach 256 accesses): a part of a cycle would start and end
+ * inside the random order of a page's accesses, and whether a line's first
+ * access falls inside shifts the count of misses timed by one or two, a
+ * wiggle (1/2048 of the misses at a 4096-access window: 5e-4 on the
+ * H100's L2 plateau) as large as the step a few sets overflowing makes.
+ * Returns 0; 1 when the point failed (noted) or does not fit; -1 when the
+ * aspect must stop. */
 static int chase_point(mg_vp *v, int img, int64_t r, csweep *sw, double *y)
 {
     char fmt[256];
@@ -100,9 +109,7 @@ static int chase_point(mg_vp *v, int img, int64_t r, csweep *sw, double *y)
     if (!(img ? mg_pplan_chase_blocks(&v->pd, r, step, fmt, sizeof fmt, NULL)
               : mg_pplan_chase(&v->pd, 0, r, step, fmt, sizeof fmt)))
         return 1;
-    int64_t n = r / step, m = n / 4;
-    if (m < 2048) m = n < 2048 ? n : 2048;
-    if (m < 256) m = 256;
+    int64_t n = r / step, m = n * ((256 + n - 1) / n);
     mg_vp_point p;
     if (mg_vp_measure(v, fmt, n + 64, n + 64 + m, &p)) return -1;
     mg_vp_point_add(sw->pts, (double)r, p.ns, &p);
@@ -134,27 +141,21 @@ static int first_level_done(const csweep *sw)
 }
 
 /* The level's size: the largest footprint whose latency stays at or under
- * mid, narrowed between xl (under) and xh (over) by false position in log
- * footprint.  Returns it, or -1 when the aspect must stop. */
-static double crossing(mg_vp *v, int img, csweep *sw, double xl, double yl, double xh, double yh,
-                       double mid)
+ * `top` (the old plateau), bisected between xl (on it) and xh (off it)
+ * down to the chase's granule.  Returns it, or -1 when the aspect must
+ * stop. */
+static double plateau_end(mg_vp *v, int img, csweep *sw, double xl, double xh, double top)
 {
-    for (int it = 0; it < 24; it++) {
-        double q = (double)vquantum(v, img, xl);
-        if (xh <= xl * (1 + 1.0 / 64) || xh - xl <= q) break;
-        double t = (mid - yl) / (yh - yl);
-        t = fmin(0.9, fmax(0.1, t));
-        if (it % 3 == 2) t = 0.5;          /* a bisection now and then bounds the steps */
-        int64_t xm = vround(v, img, xl * pow(xh / xl, t));
-        if ((double)xm <= xl || (double)xm >= xh)
-            xm = vround(v, img, sqrt(xl * xh));
+    for (int it = 0; it < 40; it++) {
+        if (xh - xl <= (double)vquantum(v, img, xl)) break;
+        int64_t xm = vround(v, img, 0.5 * (xl + xh));
         if ((double)xm <= xl || (double)xm >= xh) break;
         double y = NAN;
         int rc = chase_point(v, img, xm, sw, &y);
         if (rc < 0) return -1;
         if (rc > 0) break;
-        if (y <= mid) xl = (double)xm, yl = y;
-        else xh = (double)xm, yh = y;
+        if (y <= top) xl = (double)xm;
+        else xh = (double)xm;
     }
     return xl;
 }
@@ -179,9 +180,10 @@ static int size_sweep(mg_vp *v, int img)
             break;
         }
     }
-    const char *m = "the largest footprint whose latency stays under the middle of the plateaus "
-                    "around the i-th up-step (>= x1.03; half the chased lines miss), narrowed to "
-                    "1/64 (random paged chase, 64-byte steps; images 16)";
+    const char *m = "the largest footprint whose latency stays on the plateau before the i-th "
+                    "up-step (>= x1.03; within 1e-6: no chased line misses), bisected to the "
+                    "chase's granule (random paged chase, 64-byte steps; images 16 in 8x8 "
+                    "blocks)";
     mg_knee_result r;
     if (sw.n < 3 || mg_knee_steps(sw.x, sw.y, NULL, sw.n, level_opts(), &r) || !r.determined) {
         mg_ares_conclude_none(&v->r, "l1_size", "bytes", m, "%s", sw.n < 3 ? "too few points"
@@ -192,16 +194,20 @@ static int size_sweep(mg_vp *v, int img)
     for (int s = 0; s < r.n_steps && lv < 4; s++) {
         const mg_knee_step st = r.step[s];
         if (st.ratio <= 1 || st.confidence < 0.5) continue;
-        double mid = 0.5 * (st.y_before + st.y_after);
-        /* the first crossing of mid between the step's two plateaus */
-        double xl = st.x_lo, yl = st.y_before, xh = st.x_hi, yh = st.y_after;
+        /* the last point on the old plateau (within FLAT of the step's
+         * last footprint before it) and the first past it */
+        double ref = NAN;
+        for (int i = 0; i < sw.n; i++)
+            if (sw.x[i] == st.x_lo) ref = sw.y[i];
+        if (!isfinite(ref)) ref = st.y_before;
+        double flat = ref * (1 + FLAT), xl = st.x_lo, xh = st.x_hi;
         for (int i = 0; i + 1 < sw.n; i++)
-            if (sw.x[i] >= st.x_lo && sw.x[i + 1] <= st.x_hi && sw.y[i] <= mid &&
-                sw.y[i + 1] > mid) {
-                xl = sw.x[i], yl = sw.y[i], xh = sw.x[i + 1], yh = sw.y[i + 1];
+            if (sw.x[i] >= st.x_lo && sw.x[i + 1] <= st.x_hi && sw.y[i] <= flat &&
+                sw.y[i + 1] > flat) {
+                xl = sw.x[i], xh = sw.x[i + 1];
                 break;
             }
-        double size = crossing(v, img, &sw, xl, yl, xh, yh, mid);
+        double size = plateau_end(v, img, &sw, xl, xh, flat);
         if (size < 0) return -1;
         char key[32];
         snprintf(key, sizeof key, "l%d_size", lv + 1);
@@ -210,7 +216,7 @@ static int size_sweep(mg_vp *v, int img)
         mg_ares_conclude(&v->r, key, st.y_before, "ns", st.confidence,
                          "the latency plateau below the step");
         mg_ares_note(&v->r, "step %d: x%.2f, last footprint on the old level %g, first on the "
-                     "new %g, half-miss crossing %.0f bytes (%.3f -> %.3f ns)", lv + 1, st.ratio,
+                     "new %g, end of the old plateau %.0f bytes (%.3f -> %.3f ns)", lv + 1, st.ratio,
                      st.x_lo, st.x_hi, size, st.y_before, st.y_after);
         lv++;
     }
@@ -369,7 +375,12 @@ void mg_vp_cache_buffer(mg_vp *v)
 void mg_vp_cache_image(mg_vp *v)
 {
     if (size_sweep(v, 1) || v->failed) return;
-    step_sweep(v, 1, mg_pc_line_range(&v->r, 0, LINE_TIMES), "line_width_bytes");
+    /* a step of a whole row (256 bytes) reads a texel per row, so lines h
+     * rows high take footprint / (8 h) bytes of the L1's at 256-byte
+     * steps: at 8 x level 1 the H100's 8x4 tiles fill it exactly and, with
+     * sets that share lines out evenly, hit; at 16 x they overflow it
+     * twice, and every step of a line or more misses */
+    step_sweep(v, 1, mg_pc_line_range(&v->r, 0, LINE_TIMES_IMG), "line_width_bytes");
     if (v->failed) return;
     height_sweep(v);
     double wb = mg_ares_value(&v->r, "line_width_bytes"), hr = mg_ares_value(&v->r,

@@ -4,7 +4,8 @@
  * the set, first invalid way filled, else the policy's victim), for every
  * policy, over associativities that scan and that index, and set counts
  * that are and are not powers of two; one access at a time and a batch at
- * a time. */
+ * a time.  And the set index's promise (cache.h): a contiguous footprint
+ * of the cache's size fits it exactly. */
 #include <CUnit/CUnit.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,10 +45,21 @@ static void ref_free(ref_cache *c)
     free(c->pstate);
 }
 
+/* The set of id as cache.h states it: sets = 2^a x m (m odd); the low a
+ * bits of id XOR the top a bits of (id >> a) x 0x9e3779b97f4a7c15, in
+ * slice (id >> a) mod m. */
+static uint32_t ref_set(uint32_t sets, uint64_t id)
+{
+    int a = 0;
+    while (sets % (2u << a) == 0) a++;
+    uint64_t blk = id >> a, m = sets >> a;
+    uint64_t in = a ? (id ^ ((blk * 0x9e3779b97f4a7c15ull) >> (64 - a))) & ((1ull << a) - 1) : 0;
+    return (uint32_t)((blk % m) << a | in);
+}
+
 static int ref_access(ref_cache *c, uint64_t id)
 {
-    uint64_t h = id * 0x9e3779b97f4a7c15ull;
-    uint32_t set = c->sets == 1 ? 0 : (uint32_t)((h >> 32) % c->sets);
+    uint32_t set = ref_set(c->sets, id);
     uint64_t *t = c->tags + (size_t)set * c->ways;
     uint8_t *v = c->valid + (size_t)set * c->ways;
     uint32_t free_way = c->ways;
@@ -176,10 +188,40 @@ static void test_batches_same_as_reference(void)
             }
 }
 
+/* Any sets x ways consecutive line ids from a multiple of 2^a (sets = 2^a
+ * x m, m odd: a contiguous footprint of the cache's size from an aligned
+ * start, in any object's id space) fill every set exactly: a second pass
+ * over them hits throughout; one id more makes exactly one set overflow,
+ * so a cyclic LRU pass then misses ways + 1. */
+static void test_contiguous_fits(void)
+{
+    static const uint32_t sets_v[] = {1, 3, 64, 96, 25600};
+    static const uint64_t base_v[] = {0, (uint64_t)5 << 20, (uint64_t)3 << 56 | 7 << 20};
+    for (size_t si = 0; si < sizeof sets_v / sizeof sets_v[0]; si++)
+        for (size_t bi = 0; bi < 3; bi++) {
+            uint32_t sets = sets_v[si], ways = 4;
+            uint64_t n = (uint64_t)sets * ways, b = base_v[bi];
+            mg_cache c;
+            CU_ASSERT_FATAL(mg_cache_init(&c, sets, ways, mg_repl_find("lru"), 1) == 0);
+            for (int pass = 0; pass < 2; pass++)
+                for (uint64_t i = 0; i < n; i++) mg_cache_access(&c, b + i);
+            CU_ASSERT_EQUAL(c.misses, n);
+            CU_ASSERT_EQUAL(c.hits, n);
+            mg_cache_free(&c);
+            CU_ASSERT_FATAL(mg_cache_init(&c, sets, ways, mg_repl_find("lru"), 1) == 0);
+            for (int pass = 0; pass < 3; pass++)
+                for (uint64_t i = 0; i <= n; i++) mg_cache_access(&c, b + i);
+            CU_ASSERT_EQUAL(c.misses, (n + 1) + 2 * (ways + 1));
+            mg_cache_free(&c);
+        }
+}
+
 int add_cache_suite(void)
 {
     CU_pSuite s = CU_add_suite("cache", NULL, NULL);
     return s && CU_add_test(s, "same_as_reference", test_same_as_reference) &&
-                   CU_add_test(s, "batches_same_as_reference", test_batches_same_as_reference)
+                   CU_add_test(s, "batches_same_as_reference",
+                               test_batches_same_as_reference) &&
+                   CU_add_test(s, "contiguous footprint of the size fits", test_contiguous_fits)
                ? 0 : -1;
 }
