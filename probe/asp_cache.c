@@ -11,18 +11,20 @@
  * fills the caches), and long enough for min_ms, but at most 0.4 s (images:
  * 1 s): past that a launch covers only part of the cycle, which matters
  * only far beyond the last cache.  y = ns
- * per access (median); the knees are found on each point's minimum over
- * its repetitions, as interference only ever adds latency.  The up-steps
- * of knee.h (with a 35 % least step, not 15 %) are the cache levels, up
- * to four; each step is refined with three more
- * footprints between its last point on the old level and its first on
- * the new, then every point within x1.5 of a step is measured again later
- * (a confirmation pass: the smaller minimum of the two counts, so one burst
- * of interference on a shared machine cannot fake or shift a step).  Level i's size is the i-th step's first footprint on the new
- * plateau: for a cyclic chase over an LRU cache, the first footprint past
- * the capacity (misses start a little earlier in a physically indexed
- * cache, from page colouring, and the transition ends at its capacity);
- * its latency is the i-th plateau; the last plateau is memory.  A 64-byte
+ * per access (median); the knees are found on each point's minimum
+ * over its repetitions, as interference only ever adds latency (on CPU
+ * devices on the lower monotone envelope of those minima: knees()).  The
+ * footprints are measured in an interleaved order (every 5th first), so a
+ * burst of interference raises scattered points, not a stretch.  The
+ * up-steps of knee.h (with a 35 % least step, not 15 %) are the cache
+ * levels, up to four; each step is refined with three more footprints
+ * between its last point on the old level and its first on the new, then
+ * every point within x1.5 of a step is measured twice more, later, with
+ * other seeds (confirmation passes: the smallest minimum counts, so one
+ * burst of interference on a shared machine cannot fake or shift a step).
+ * Level i's size is where half the chased lines miss (half_miss(): the
+ * minimum latency crosses the middle of the plateaus around the i-th
+ * step); its latency is the i-th plateau; the last plateau is memory.  A 64-byte
  * step never exceeds a line, so each level's knee sits at its capacity
  * whatever its line size.
  *
@@ -52,19 +54,23 @@
 #define STEP MG_PPLAN_STEP         /* bytes between chased buffer elements */
 #define STEP_IMG MG_PPLAN_STEP_IMG /* bytes between chased texels: 4, under a tile's width */
 #define MAX_PTS 96
+#define CONFIRM_PASSES 2           /* re-measurements of the points near a step */
 #define LEVEL_STEP 0.35            /* a cache level changes the latency by >= 35 %:
                                       slow drifts inside a level (TLB reach, set
                                       conflicts: +35 % across the H100's L1, as
                                       segment medians) are not levels */
 
-/* The chase's format for a footprint r (bytes); NULL when r does not fit
- * (mg_pplan_chase). */
-static const char *chase_fmt(const mgp_arun *a, int img, int64_t r, int64_t stride, char *buf,
-                             size_t len)
+/* The chase's format for a footprint r (bytes) and a seed (the random
+ * order); NULL when r does not fit (mg_pplan_chase). */
+static const char *chase_fmt(const mgp_arun *a, int img, int64_t r, int64_t stride, int seed,
+                             char *buf, size_t len)
 {
     mg_pdev pd;
     mgp_pdev(a, &pd);
-    return mg_pplan_chase(&pd, img, r, stride, buf, len);
+    if (!mg_pplan_chase(&pd, img, r, stride, buf, len)) return NULL;
+    size_t at = strlen(buf);
+    if (seed != 1) snprintf(buf + at, len - at, " seed=%d", seed);
+    return buf;
 }
 
 /* The footprints of the range sweep, rounded so the chase is valid. */
@@ -109,11 +115,11 @@ typedef struct sweep {
 /* Measure the chase at footprint r into the curve and (when it ran) into
  * sw.  Returns 0; 1 when the point failed (noted); -1 when the aspect must
  * stop (failed first point, budget, SIGINT, hang). */
-static int chase_point(mgp_arun *a, int img, int64_t r, cJSON *pts, sweep *sw)
+static int chase_point(mgp_arun *a, int img, int64_t r, int seed, cJSON *pts, sweep *sw)
 {
     char fmt[256];
     int64_t step = img ? STEP_IMG : STEP;
-    if (!chase_fmt(a, img, r, step, fmt, sizeof fmt)) return 1;
+    if (!chase_fmt(a, img, r, step, seed, fmt, sizeof fmt)) return 1;
     int64_t n = r / step;                           /* one cycle */
     int64_t start = n;
     double cap_ns = img ? 1.0e9 : 0.4e9;            /* one launch: 0.4 s, images 1 s */
@@ -147,15 +153,15 @@ static int chase_point(mgp_arun *a, int img, int64_t r, cJSON *pts, sweep *sw)
     return 0;
 }
 
-/* The confirmation pass: a shared machine's interference comes in bursts
+/* A confirmation pass: a shared machine's interference comes in bursts
  * of seconds, longer than one point's repetitions, so a burst can lift a
  * few neighbouring points and fake (or shift) a step.  Every point within
- * x1.5 of an up-step found so far is measured once more, later, and keeps
- * the smaller of its two minima (interference only adds latency).  The
- * repeats are their own series in the curves ("range_sweep_confirm").
- * Returns the number of points re-measured, or -1 when the aspect must
- * stop. */
-static int confirm_pass(mgp_arun *a, int img, sweep *sw, const mg_knee_result *r)
+ * x1.5 of an up-step found so far is measured once more, later, with
+ * another seed (another random order), and keeps the smaller of the
+ * minima (interference only adds latency).  The repeats are their
+ * own series in the curves ("range_sweep_confirm_seedN").  Returns the
+ * number of points re-measured, or -1 when the aspect must stop. */
+static int confirm_pass(mgp_arun *a, int img, int seed, sweep *sw, const mg_knee_result *r)
 {
     double lo[MG_KNEE_MAX_SEGS], hi[MG_KNEE_MAX_SEGS];
     int ns = 0;
@@ -165,7 +171,9 @@ static int confirm_pass(mgp_arun *a, int img, sweep *sw, const mg_knee_result *r
         hi[ns++] = r->step[s].x_hi * 1.5;
     }
     if (!ns) return 0;
-    cJSON *pts = mgp_series(a, "range_sweep_confirm", "footprint_bytes", "ns_per_access");
+    char name[40];
+    snprintf(name, sizeof name, "range_sweep_confirm_seed%d", seed);
+    cJSON *pts = mgp_series(a, name, "footprint_bytes", "ns_per_access");
     double xs[MAX_PTS];
     int n = sw->n, done = 0;
     memcpy(xs, sw->x, sizeof xs);
@@ -176,7 +184,7 @@ static int confirm_pass(mgp_arun *a, int img, sweep *sw, const mg_knee_result *r
         sweep one;
         memset(&one, 0, sizeof one);
         one.per = sw->per;
-        if (chase_point(a, img, (int64_t)xs[i], pts, &one) < 0) return -1;
+        if (chase_point(a, img, (int64_t)xs[i], seed, pts, &one) < 0) return -1;
         if (one.n != 1) continue;
         for (int j = 0; j < sw->n; j++)
             if (sw->x[j] == xs[i] && one.y[0] < sw->y[j]) sw->y[j] = one.y[0];
@@ -184,6 +192,48 @@ static int confirm_pass(mgp_arun *a, int img, sweep *sw, const mg_knee_result *r
     }
     if (a->stopped || a->hung) return -1;
     return done;
+}
+
+/* The footprint where half the chased lines miss at step st: the minimum
+ * latency first crosses the middle mid = (y_before + y_after) / 2 of the
+ * plateaus around the step (a dependent chase's latency is linear in the
+ * miss ratio) and the point after stays over it too (a lone high point is
+ * noise); interpolated in log footprint from the point before.  For a
+ * cyclic chase over an LRU cache the misses start just past the capacity
+ * (a sharp step: the crossing lies between the last hit and the first
+ * miss footprint); where page colours spread the transition over an
+ * octave (a physically indexed cache, random pages), half the lines miss
+ * near the capacity too.  Falls back on the step's first footprint on the
+ * new plateau. */
+static double half_miss(const sweep *sw, const double *y, const mg_knee_step *st)
+{
+    double mid = 0.5 * (st->y_before + st->y_after);
+    for (int i = st->i_lo + 1; i <= st->i_hi && i < sw->n; i++) {
+        if (y[i] <= mid || (i < st->i_hi && y[i + 1] <= mid)) continue;
+        double y0 = y[i - 1], y1 = y[i];
+        double t = y0 < mid && y1 > y0 ? (mid - y0) / (y1 - y0) : 1;
+        return round(exp(log(sw->x[i - 1]) + t * (log(sw->x[i]) - log(sw->x[i - 1]))));
+    }
+    return st->x_hi;
+}
+
+/* The knees of the sweep (mg_knee_steps) on y: on CPU devices the lower
+ * monotone envelope of the minima, y[i] = min over j >= i of sw->y[j];
+ * elsewhere the minima themselves.  A cyclic chase's latency never falls
+ * as the footprint grows, and whatever disturbs one core (a neighbour on
+ * the SMT sibling, preemption, a footprint whose physical pages crowd a
+ * few L2 sets) only adds latency, so the envelope is the closest curve to
+ * the undisturbed one that the points allow: it drops a raised point
+ * instead of letting it fake a step or lift the noise estimate until a
+ * real step drowns (PoCL on this workplace's VMs: an L1 step of x1.65 lost
+ * in the roughness of a raised L2 transition).  GPUs keep the raw minima:
+ * their curves may dip for real.  Returns mg_knee_steps' value. */
+static int knees(const mgp_arun *a, const sweep *sw, const mg_knee_opts *ko, double *y,
+                 mg_knee_result *r)
+{
+    for (int i = sw->n - 1; i >= 0; i--)
+        y[i] = a->dp->x->cpu && i + 1 < sw->n ? fmin(sw->y[i], y[i + 1]) : sw->y[i];
+    return mg_knee_steps(sw->x, y, NULL, sw->n, ko, r);
 }
 
 /* Range sweep and its conclusions.  Returns 0, or -1 when the sweep ended
@@ -199,17 +249,26 @@ static int size_sweep(mgp_arun *a, int img)
     cJSON *pts = mgp_series(a, "range_sweep", "footprint_bytes", "ns_per_access");
     sweep sw;
     memset(&sw, 0, sizeof sw);
-    for (int i = 0; i < nr; i++)
-        if (chase_point(a, img, rs[i], pts, &sw) < 0) break;
+    /* in an interleaved order (every 5th footprint, then the next 5th...):
+     * a burst of interference lasting a few points raises footprints far
+     * apart, not one stretch of the curve (a stretch of raised points
+     * looks like a level; scattered ones are dropped by the envelope) */
+    for (int k = 0; k < 5; k++)
+        for (int i = k; i < nr; i += 5)
+            if (chase_point(a, img, rs[i], 1, pts, &sw) < 0) goto swept;
+swept:
     if (a->state != MGP_AS_RUNNING || a->stopped || a->hung) return -1;
     mg_knee_result r;
     mg_knee_opts ko;
     mg_knee_opts_default(&ko);
     ko.min_step = LEVEL_STEP;
-    const char *m = "the first footprint on the next plateau of the i-th up-step (>= x1.35) of "
-                    "the minimum latency over the footprint, refined to 1/16 octave (random "
-                    "paged chase, 64-byte steps; images 16)";
-    if (sw.n < 3 || mg_knee_steps(sw.x, sw.y, NULL, sw.n, &ko, &r) || !r.determined) {
+    const char *m = "where the minimum latency over the footprint first crosses (and stays "
+                    "over) the middle of the plateaus around the i-th up-step (>= x1.35): half "
+                    "the chased lines miss; interpolated in log footprint, refined to 1/16 "
+                    "octave, points near a step measured 3 times (random paged chase, 64-byte "
+                    "steps, images 16)";
+    double ey[MAX_PTS];
+    if (sw.n < 3 || knees(a, &sw, &ko, ey, &r) || !r.determined) {
         mgp_conclude_none(a, "l1_size", "bytes", m, "%s", sw.n < 3 ? "too few points" : r.why);
         return 0;
     }
@@ -224,34 +283,38 @@ static int size_sweep(mgp_arun *a, int img)
             int dup = 0;
             for (int i = 0; i < sw.n; i++) dup |= sw.x[i] == (double)rr;
             if (dup) continue;
-            if (chase_point(a, img, rr, pts, &sw) < 0) break;
+            if (chase_point(a, img, rr, 1, pts, &sw) < 0) break;
             refined++;
         }
     }
     if (a->stopped || a->hung) return -1;
-    if (refined && (mg_knee_steps(sw.x, sw.y, NULL, sw.n, &ko, &r) || !r.determined)) {
+    if (refined && (knees(a, &sw, &ko, ey, &r) || !r.determined)) {
         mgp_conclude_none(a, "l1_size", "bytes", m, "after refinement: %s", r.why);
         return 0;
     }
-    int confirmed = confirm_pass(a, img, &sw, &r);
-    if (confirmed < 0) return -1;
-    if (confirmed && (mg_knee_steps(sw.x, sw.y, NULL, sw.n, &ko, &r) || !r.determined)) {
-        mgp_conclude_none(a, "l1_size", "bytes", m, "after the confirmation pass: %s", r.why);
-        return 0;
+    for (int pass = 0; pass < CONFIRM_PASSES && !a->budget; pass++) {
+        int confirmed = confirm_pass(a, img, 2 + pass, &sw, &r);
+        if (confirmed < 0) return -1;
+        if (confirmed && (knees(a, &sw, &ko, ey, &r) || !r.determined)) {
+            mgp_conclude_none(a, "l1_size", "bytes", m, "after confirmation pass %d: %s",
+                              pass + 1, r.why);
+            return 0;
+        }
     }
     int lv = 0;
     for (int s = 0; s < r.n_steps && lv < 4; s++) {
         const mg_knee_step *st = &r.step[s];
         if (st->ratio <= 1 || st->confidence < 0.5) continue;
+        double size = half_miss(&sw, ey, st);
         char key[32];
         snprintf(key, sizeof key, "l%d_size", lv + 1);
-        mgp_conclude(a, key, st->x_hi, "bytes", st->confidence, m);
+        mgp_conclude(a, key, size, "bytes", st->confidence, m);
         snprintf(key, sizeof key, "l%d_latency_ns", lv + 1);
         mgp_conclude(a, key, st->y_before, "ns", st->confidence,
                      "the minimum-latency plateau below the step");
         mgp_note(a, "step %d: x%.2f, last footprint on the old level %g, first on the new %g, "
-                 "mid-level crossing %.0f bytes (%.2f -> %.2f ns)", lv + 1, st->ratio, st->x_lo,
-                 st->x_hi, st->x_mid, st->y_before, st->y_after);
+                 "half-miss crossing %.0f bytes (%.2f -> %.2f ns)", lv + 1, st->ratio, st->x_lo,
+                 st->x_hi, size, st->y_before, st->y_after);
         lv++;
     }
     if (lv == 0) {
@@ -279,7 +342,7 @@ static void step_sweep(mgp_arun *a, int img, int64_t r, const char *key)
     int k = 0;
     for (int i = 0; i < n; i++) {
         char fmt[256];
-        if (!chase_fmt(a, img, r, list[i], fmt, sizeof fmt)) break;
+        if (!chase_fmt(a, img, r, list[i], 1, fmt, sizeof fmt)) break;
         int64_t cyc = r / list[i];
         int64_t start = per > 0 ? (int64_t)fmax((double)cyc, ceil(1.3e6 * a->t->min_ms / per))
                                 : cyc;
