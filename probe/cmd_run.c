@@ -14,6 +14,7 @@
  */
 #include "aspect.h"
 #include "mgprobe.h"
+#include "stopsig.h"
 #include "rundev.h"
 #include "analysis/profile.h"
 #include "util/afile.h"
@@ -33,12 +34,6 @@
 #include <unistd.h>
 
 static volatile sig_atomic_t stop_flag;
-
-static void on_signal(int sig)
-{
-    (void)sig;
-    stop_flag = 1;
-}
 
 static void run_usage(FILE *f)
 {
@@ -323,12 +318,7 @@ static int run_all(const run_opt *o, unsigned pi, unsigned di)
         mgp_rundev_close(&rd);
         return MGP_EXIT_BAD;
     }
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    mgp_stop_catch(&stop_flag);          /* SIGINT, SIGTERM: save and stop */
     mgp_timer t;
     memset(&t, 0, sizeof t);
     t.dev = &rd.x;

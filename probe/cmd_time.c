@@ -13,6 +13,7 @@
  * at the end, or on SIGINT with what was timed so far.
  */
 #include "mgprobe.h"
+#include "stopsig.h"
 #include "ptime.h"
 #include "rundev.h"
 #include "vcheck.h"
@@ -32,12 +33,6 @@
 #include <unistd.h>
 
 static volatile sig_atomic_t stop_flag;
-
-static void on_signal(int sig)
-{
-    (void)sig;
-    stop_flag = 1;
-}
 
 static void time_usage(FILE *f)
 {
@@ -251,12 +246,7 @@ static int time_suite(const char *path, const mg_suite *su, unsigned pi, unsigne
 {
     mgp_rundev rd;
     if (mgp_rundev_open(&rd, "time", pi, di)) return MGP_EXIT_BAD;
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    mgp_stop_catch(&stop_flag);          /* SIGINT, SIGTERM: save and stop */
     static tctx c;                        /* large: off the stack */
     memset(&c, 0, sizeof c);
     c.rd = &rd;

@@ -87,6 +87,7 @@ else
             -o "$tmp/c.json" > "$tmp/truth" 2>&1
         m1=$("$MGPROBE" check --print cache_buffer.l1_size "$tmp/c.json" 2>/dev/null)
         m2=$("$MGPROBE" check --print cache_buffer.l2_size "$tmp/c.json" 2>/dev/null)
+        echo "probe: truth: try $try: L1d $m1, L2 $m2"
         if within "$m1" "$l1" && within "$m2" "$l2"; then break; fi
     done
     echo "probe: truth: L1d $m1 bytes (sysfs $l1), L2 $m2 bytes (sysfs $l2), try $try"
