@@ -290,6 +290,7 @@ int mg_mem_init(mg_sim *s)
                                 ? dev->local_bandwidth / clk / nsp : 1.0;
         p->cmem.per_cycle = dev->const_bandwidth / clk / nsp;
         p->alu.per_cycle = 1.0;        /* units are cycles (see sim.c) */
+        p->salu.per_cycle = 1.0;
     }
     return 0;
 }

@@ -277,9 +277,15 @@ static int issue_alu(mg_sim *s, mg_warpi *w, const mg_rec *r, double now)
      * scalar lanes: T860's 2 pipes x 4) */
     double vec = dev->issue == MG_ISSUE_VEC4 ? (double)((r->vec + 3) / 4 * 4) : (double)r->vec;
     double cost = (double)r->n * vec * lanes / alu_rate(dev, r->cls);
-    double start = mg_pipe_take(&p->alu, t0, cost);
+    /* ... but each vec4 pipe also has a scalar unit that a VLIW word fills
+     * beside its vector ops (tvm-mali-blog: "four 128-bit vector units and
+     * one scalar unit" per pipe): scalar integer work (addresses, counters)
+     * goes there, at one op per pipe per cycle, in parallel with the vector
+     * pipe.  Only the vector pipe counts as ALU busy. */
+    int scalar = dev->issue == MG_ISSUE_VEC4 && r->vec == 1 && r->cls == MG_ALU_INT;
+    double start = mg_pipe_take(scalar ? &p->salu : &p->alu, t0, cost);
     st->stall[MG_STALL_ALU] += start - t0;
-    st->alu_busy += cost;
+    if (!scalar) st->alu_busy += cost;
     unsigned act = mg_rec_popcount(r);
     st->flops += (double)act * r->n * r->vec * r->flops;
     st->alu_lane_ops[r->cls] += (double)act * r->n * r->vec;

@@ -70,6 +70,7 @@ typedef struct mg_spi {
     uint32_t wgs;               /* resident work groups */
     int      exclusive;         /* a work group in occupancy groups owns it */
     mg_pipe  alu;               /* lane-operations per cycle */
+    mg_pipe  salu;              /* vec4 issue: the pipes' scalar units (sim.c) */
     mg_pipe  tex, buf, lmem, cmem;   /* L1-level bandwidth, bytes per cycle */
     mg_cache tex_l1, buf_l1;
     double   busy_since, last_change;

@@ -43,10 +43,6 @@ static int ncases;
 /* What the model does not show through the probe's kernels (see the
  * report in sim/vprobe and configs/PROFILE.md): config name, key, why. */
 static const struct { const char *dev, *key, *why; } known[] = {
-    {"mali-t860-mp4", "tex.bw", "vec4 issue: the bandwidth kernel's scalar address arithmetic "
-                                "(4 int ops per texel read, traces/ops/bandwidth.c) costs a whole "
-                                "vec4 unit per op in sim.c's issue, so the image read loop is ALU "
-                                "bound (20.5 of 24 GB/s); a VLIW compiler would pack them"},
     {"nvidia-h100", "buf.bw", "the virtual probe's 4 loads per reader (mgprobe: 64) give 64 "
                               "readers at 4 KiB, a warp's float4 load spans 4 lines, and the "
                               "split into 4 scalar loads (buffer.max_load_bytes) x 4 lookups "
