@@ -143,13 +143,17 @@ static int grow(mg_memo *m)
     return 0;
 }
 
-int mg_memo_get(mg_memo *m, const char *key, mg_sweep_rec *r)
+int mg_memo_get(mg_memo *m, const char *key, int nowait, mg_sweep_rec *r)
 {
     uint64_t h = hash_str(key);
     int rc = 0;
     pthread_mutex_lock(&m->mu);
     entry *e = find(m->tab, m->cap, key, h);
     while (e->key && e->state == PENDING) {     /* another thread simulates it */
+        if (nowait) {
+            pthread_mutex_unlock(&m->mu);
+            return 2;
+        }
         pthread_cond_wait(&m->cv, &m->mu);
         e = find(m->tab, m->cap, key, h);       /* the table may have grown */
     }

@@ -37,13 +37,14 @@ void     mg_memo_free(mg_memo *m);
  * the key does not fit in n bytes. */
 int mg_memo_key(const mg_schedule *s, const char *canon, char *key, size_t n);
 
-/* Look key up, waiting while another thread simulates it.  Returns 1 with
- * its result copied into *r (every field but index, schedule, reason,
- * has_rules and fired, which stay r's own); 0 when the caller has claimed
- * the key and must simulate and then call mg_memo_put (always, even for a
- * rejection); -1 when the caller must simulate without putting (the key's
- * owner was rejected, or no memory). */
-int mg_memo_get(mg_memo *m, const char *key, mg_sweep_rec *r);
+/* Look key up, waiting while another thread simulates it (with nowait:
+ * returning 2 instead of waiting).  Returns 1 with its result copied into
+ * *r (every field but index, schedule, reason, has_rules and fired, which
+ * stay r's own); 0 when the caller has claimed the key and must simulate
+ * and then call mg_memo_put (always, even for a rejection); -1 when the
+ * caller must simulate without putting (the key's owner was rejected, or
+ * no memory). */
+int mg_memo_get(mg_memo *m, const char *key, int nowait, mg_sweep_rec *r);
 
 /* Settle a key claimed by mg_memo_get: store r's result when r->ok, else
  * mark it abandoned (its waiters simulate for themselves).  Wakes them. */

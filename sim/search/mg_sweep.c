@@ -218,6 +218,34 @@ static void flush_ready(engine *e)
     pthread_cond_broadcast(&e->cv_space);
 }
 
+/* Simulate slot s into *r (the lock not held).  With nowait, returns 1
+ * without a result when s's model key is being simulated by another
+ * thread (mg_memo.h); else 0. */
+static int run_slot(engine *e, const slot *s, int nowait, mg_sweep_rec *r)
+{
+    memset(r, 0, sizeof *r);
+    r->index = s->index;
+    r->has_rules = e->cfg->rules != NULL;
+    r->fired = s->fired;
+    if (mg_sweep_simulate(e->cfg->dev, s->words, e->cfg->sample, e->memo, nowait, r)) return 1;
+    r->index = s->index;
+    r->has_rules = e->cfg->rules != NULL;
+    r->fired = s->fired;
+    return 0;
+}
+
+/* Hand s's record to the writer.  Called with the lock held. */
+static void finish_slot(engine *e, slot *s, const mg_sweep_rec *r)
+{
+    s->rec = *r;
+    s->ready = 1;
+    flush_ready(e);
+}
+
+/* A worker takes candidates in order.  One whose model key another thread
+ * is simulating (a neighbour: the inert knobs vary fastest) is put aside
+ * while the worker does the next candidate, then copied: two threads on a
+ * run of twins take turns instead of one waiting for the other. */
 static void *worker(void *p)
 {
     engine *e = p;
@@ -229,18 +257,22 @@ static void *worker(void *p)
         slot *s = &e->ring[e->next_take++ % e->W];
         pthread_mutex_unlock(&e->mu);
         mg_sweep_rec r;
-        memset(&r, 0, sizeof r);
-        r.index = s->index;
-        r.has_rules = e->cfg->rules != NULL;
-        r.fired = s->fired;
-        mg_sweep_simulate(e->cfg->dev, s->words, e->cfg->sample, e->memo, &r);
-        r.index = s->index;
-        r.has_rules = e->cfg->rules != NULL;
-        r.fired = s->fired;
+        if (run_slot(e, s, 1, &r)) {
+            pthread_mutex_lock(&e->mu);
+            slot *t = e->next_take < e->next_push && !e->fatal && !stopped(e)
+                          ? &e->ring[e->next_take++ % e->W] : NULL;
+            pthread_mutex_unlock(&e->mu);
+            if (t) {
+                mg_sweep_rec q;
+                run_slot(e, t, 0, &q);
+                pthread_mutex_lock(&e->mu);
+                finish_slot(e, t, &q);
+                pthread_mutex_unlock(&e->mu);
+            }
+            run_slot(e, s, 0, &r);
+        }
         pthread_mutex_lock(&e->mu);
-        s->rec = r;
-        s->ready = 1;
-        flush_ready(e);
+        finish_slot(e, s, &r);
     }
     pthread_cond_broadcast(&e->cv_work);
     pthread_mutex_unlock(&e->mu);

@@ -62,11 +62,13 @@ void mg_sweep_rec_free(mg_sweep_rec *r);
  * replay on dev with the given sampling.  Never fails as a whole: a
  * rejection lands in r->ok = 0 with a reason.  With memo (may be NULL), a
  * candidate whose model key (mg_memo.h) was simulated before copies that
- * result, and a new result is stored.  Thread-safe (dev is read only, the
- * memo locks). */
+ * result, and a new result is stored.  With nowait, a key another thread
+ * is simulating right now returns 1 at once, r untouched (call again
+ * later); otherwise the call waits for it.  Returns 0 when r is filled.
+ * Thread-safe (dev is read only, the memo locks). */
 struct mg_memo;
-void mg_sweep_simulate(const mg_device *dev, const char *words, int sample, struct mg_memo *memo,
-                       mg_sweep_rec *r);
+int mg_sweep_simulate(const mg_device *dev, const char *words, int sample, struct mg_memo *memo,
+                      int nowait, mg_sweep_rec *r);
 
 /* One record as one line of JSON (with '\n'); caller frees.  NULL on OOM. */
 char *mg_sweep_rec_line(const mg_sweep_rec *r);

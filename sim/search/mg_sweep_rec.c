@@ -51,9 +51,10 @@ static int split_words(char *buf, char **w)
     return n;
 }
 
-void mg_sweep_simulate(const mg_device *dev, const char *words, int sample, mg_memo *memo,
-                       mg_sweep_rec *r)
+int mg_sweep_simulate(const mg_device *dev, const char *words, int sample, mg_memo *memo,
+                      int nowait, mg_sweep_rec *r)
 {
+    int deferred = 0;
     r->ok = 0;
     r->schedule = r->reason = NULL;
     char key[1024];
@@ -78,8 +79,14 @@ void mg_sweep_simulate(const mg_device *dev, const char *words, int sample, mg_m
     r->schedule = dup_str(canon);
     if (memo && mg_memo_key(&s, canon, key, sizeof key)) memo = NULL;
     if (memo) {
-        int got = mg_memo_get(memo, key, r);
+        int got = mg_memo_get(memo, key, nowait, r);
         if (got == 1) goto out;
+        if (got == 2) {                          /* in flight elsewhere: come back later */
+            free(r->schedule);
+            r->schedule = NULL;
+            deferred = 1;
+            goto out;
+        }
         claimed = got == 0;                      /* else simulate, do not settle */
     }
     if (mg_gen_prepare(g, &s, &d)) {
@@ -122,6 +129,7 @@ out:
     free(g);
     free(buf);
     mg_diag_free(&d);
+    return deferred;
 }
 
 /* ---- one line of JSON ----------------------------------------------------- */
