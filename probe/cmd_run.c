@@ -303,6 +303,7 @@ static int run_aspect(const mgp_aspect *asp, mgp_rundev *rd, mgp_timer *t, cJSON
 static int run_all(const run_opt *o, unsigned pi, unsigned di)
 {
     mgp_rundev rd;
+    mgp_stop_init();                     /* before OpenCL starts (stopsig.h) */
     if (mgp_rundev_open(&rd, "run", pi, di)) return MGP_EXIT_BAD;
     int fresh;
     cJSON *prof = open_profile(o->out, &rd, o, &fresh);

@@ -245,6 +245,7 @@ static int time_suite(const char *path, const mg_suite *su, unsigned pi, unsigne
                       const char *out, int warmup, int reps)
 {
     mgp_rundev rd;
+    mgp_stop_init();                     /* before OpenCL starts (stopsig.h) */
     if (mgp_rundev_open(&rd, "time", pi, di)) return MGP_EXIT_BAD;
     mgp_stop_catch(&stop_flag);          /* SIGINT, SIGTERM: save and stop */
     static tctx c;                        /* large: off the stack */

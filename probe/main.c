@@ -2,7 +2,6 @@
  * main.c - the mgprobe command: dispatch to a subcommand of the registry.
  */
 #include "mgprobe.h"
-#include "stopsig.h"
 #include "util/strsim.h"
 #include "version.h"
 
@@ -60,6 +59,5 @@ int main(int argc, char **argv)
     }
     const mgp_command *c = mgp_command_find(cmd);
     if (!c) return unknown_command(cmd);
-    mgp_stop_init();     /* before any OpenCL call: stopsig.h says why */
     return c->run(argc - 1, argv + 1);
 }

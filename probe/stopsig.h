@@ -4,10 +4,13 @@
  * A Ctrl-C (or `timeout -s INT`) signals the whole process group.  A
  * driver that builds kernels in child processes (PoCL runs the linker)
  * would lose them and abort (exit 134) instead of letting `mgprobe run`
- * save.  So mgprobe blocks both signals in every thread, before the first
+ * save.  So `run` and `time` block both signals before their first
  * OpenCL call, and a waiter thread takes them with sigwait(): the blocked
  * mask is inherited by the driver's threads and by the processes they
- * start, which finish their work and never see the signal.
+ * start, which finish their work and never see the signal.  Only those
+ * two commands start the thread: `verify --jobs` forks workers, and a fork
+ * of a process with a second thread can deadlock in the child (seen under
+ * AddressSanitizer).
  *
  * What a signal does: once mgp_stop_catch(flag) was called, it sets *flag
  * (run and time check it between measurements and save what they have);
@@ -19,9 +22,10 @@
 
 #include <signal.h>
 
-/* Block SIGINT and SIGTERM and start the waiter thread.  Call once, first
- * thing in main.  Returns 0, -1 when the thread cannot start (then the
- * signals are left as they were). */
+/* Block SIGINT and SIGTERM and start the waiter thread.  Call once, before
+ * the command's first OpenCL call, in a command that never forks.  Returns
+ * 0, -1 when the thread cannot start (then the signals are left as they
+ * were). */
 int mgp_stop_init(void);
 
 /* From now on a SIGINT or SIGTERM sets *flag instead of ending mgprobe. */
