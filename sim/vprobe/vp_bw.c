@@ -17,7 +17,12 @@
  * both make the point cheaper to simulate, and the first only changes
  * what is measured where lines per warp load cost time (NVIDIA's
  * buffer_l1.lookup_bytes: the readers set how many lines a warp's load
- * spans; see test_vprobe.c's known list).  Image reads are shaped to the
+ * spans, so 4 loads per reader give the H100 64 readers whose float4 loads
+ * span 4 lines, a quarter of the rate).  So the buffer sweep's first
+ * footprint, where the peak is, runs mgprobe's own 64 loads per reader
+ * (the H100 model reads 33 TB/s there; 64 loads at every footprint would
+ * go on 16.7 and 8.4 TB/s at 16 and 64 KiB, as the real H100 measured 31,
+ * 16 and 8 TB/s at 4-8, 16 and 32 readers, at 4x the simulation time).  Image reads are shaped to the
  * texture L1 cache_image measured (mg_pplan_bw), and before the sweep the
  * launch is grown at the first footprint while a doubling raises the rate
  * by 5 % (grow_launch: a last wave of groups that leaves cores half full,
@@ -45,6 +50,7 @@
 #include <stdio.h>
 
 #define MIN_LOADS    4
+#define PROBE_LOADS  64             /* mgprobe's loads per reader (asp_bw.c) */
 #define LOCAL_GROUPS 8
 #define MAXP         40
 #define GROW_MAX     4              /* launch doublings tried (mg_pplan_bw_grown) */
@@ -76,14 +82,14 @@ static mg_pdev bw_pdev(const mg_vp *v)
 
 /* One bandwidth point: GB/s of footprint fp (NAN when it did not run);
  * -1 in *stop when the aspect must stop. */
-static double bw_point(mg_vp *v, int mem, int64_t fp, int grow, const char *extra, cJSON *pts,
-                       double x, int *stop)
+static double bw_point(mg_vp *v, int mem, int64_t fp, int loads, int grow, const char *extra,
+                       cJSON *pts, double x, int *stop)
 {
     char fmt[300];
     double mult;
     *stop = 0;
     mg_pdev pd = bw_pdev(v);
-    if (mg_pplan_bw_grown(&pd, mem, fp, MIN_LOADS, LOCAL_GROUPS, 1, grow, extra, fmt,
+    if (mg_pplan_bw_grown(&pd, mem, fp, loads, LOCAL_GROUPS, 1, grow, extra, fmt,
                           sizeof fmt, &mult))
         return NAN;
     mg_vp_point p;
@@ -107,7 +113,7 @@ static int grow_launch(mg_vp *v, int mem, int64_t fp, const char *extra)
     double best = NAN;
     int g = 0, stop;
     for (int k = 0; k <= GROW_MAX; k++) {
-        double y = bw_point(v, mem, fp, k, extra, pts, k, &stop);
+        double y = bw_point(v, mem, fp, MIN_LOADS, k, extra, pts, k, &stop);
         if (stop) return -1;
         if (!isfinite(y)) break;
         if (isfinite(best) && y < best * (1 + GROW_GAIN)) break;
@@ -136,7 +142,9 @@ static void bw_sweep(mg_vp *v, int mem)
     double xs[MAXP], ys[MAXP];
     int k = 0, stop;
     for (int64_t fp = lo; (double)fp <= hi && k < MAXP; fp *= 4) {
-        double y = bw_point(v, mem, fp, grow, "", pts, (double)fp, &stop);
+        /* buffers: the first footprint with mgprobe's own plan (see above) */
+        int loads = mem == MG_PMEM_BUFFER && fp == lo ? PROBE_LOADS : MIN_LOADS;
+        double y = bw_point(v, mem, fp, loads, grow, "", pts, (double)fp, &stop);
         if (stop) return;
         if (!isfinite(y)) continue;
         xs[k] = (double)fp;
