@@ -18,6 +18,19 @@ int ops_parse(const char *line, mg_schedule *s, char *err, size_t errlen)
     return rc;
 }
 
+int ops_prepare(const char *line, int warp, mg_gen *g)
+{
+    char wbuf[32];
+    snprintf(wbuf, sizeof wbuf, "warp=%d", warp);
+    mg_schedule s;
+    mg_diag d;
+    mg_diag_init(&d);
+    int rc = mg_schedule_parse_line(line, wbuf, &s, &d) || mg_gen_prepare(g, &s, &d);
+    if (rc) mg_diag_print(&d, stderr, line);
+    mg_diag_free(&d);
+    return rc ? -1 : 0;
+}
+
 void ops_expect_reject(const char *line, const char *want)
 {
     mg_schedule s;

@@ -1,6 +1,7 @@
 /*
  * ops_util.h - helpers for the per-operator unit tests (test_ops_*.c):
- * parse a schedule line, expect a rejection with a reason, and compare a
+ * parse a schedule line, prepare its generator, expect a rejection with a
+ * reason, and compare a
  * generated trace with the kernel's static features (flops, log capacity,
  * barriers) or with the trace of another schedule.
  */
@@ -15,6 +16,11 @@
 /* Parse "OP key=val ..." into *s.  Returns 0, or -1 with the first message
  * in err. */
 int ops_parse(const char *line, mg_schedule *s, char *err, size_t errlen);
+
+/* Parse line with warp width warp and prepare the generator in *g (the
+ * caller frees it with mg_gen_free).  Returns 0, or -1 with the message
+ * printed on stderr. */
+int ops_prepare(const char *line, int warp, mg_gen *g);
 
 /* Assert that line is rejected with a message containing want. */
 void ops_expect_reject(const char *line, const char *want);

@@ -14,6 +14,7 @@
 
 #include "gen/emit.h"
 #include "gen/gen.h"
+#include "ops_util.h"
 #include "suites.h"
 
 static const char *const lines[] = {
@@ -46,20 +47,6 @@ static const char *const lines[] = {
 #define N_LINES (sizeof lines / sizeof lines[0])
 
 static const int warps[] = {16, 32, 64, 128};
-
-/* Prepare the generator for line with warp width warp.  Returns 0. */
-static int prepare(const char *line, int warp, mg_gen *g)
-{
-    char wbuf[32];
-    snprintf(wbuf, sizeof wbuf, "warp=%d", warp);
-    mg_schedule s;
-    mg_diag d;
-    mg_diag_init(&d);
-    int rc = mg_schedule_parse_line(line, wbuf, &s, &d) || mg_gen_prepare(g, &s, &d);
-    if (rc) mg_diag_print(&d, stderr, line);
-    mg_diag_free(&d);
-    return rc ? -1 : 0;
-}
 
 /* Do a and b hold the same record: every field the decoder sets, and, for
  * memory records, the addresses of the active lanes? */
@@ -118,7 +105,7 @@ static void test_same_as_lanewise(void)
     uint64_t groups = 0, mem = 0, direct = 0;
     for (size_t i = 0; i < N_LINES; i++)
         for (size_t k = 0; k < sizeof warps / sizeof warps[0]; k++) {
-            CU_ASSERT_EQUAL_FATAL(prepare(lines[i], warps[k], g), 0);
+            CU_ASSERT_EQUAL_FATAL(ops_prepare(lines[i], warps[k], g), 0);
             uint64_t n = mg_gen_num_wgs(g);
             for (uint64_t idx = 0; idx < n; idx++) {
                 groups++;

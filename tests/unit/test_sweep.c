@@ -19,6 +19,7 @@
 #include "model/model.h"
 #include "search/mg_memo.h"
 #include "search/mg_sweep.h"
+#include "ops_util.h"
 #include "suites.h"
 #include "util/jsonfile.h"
 #include "util/jsonout.h"
@@ -316,16 +317,13 @@ static const struct { const char *op, *rest; } inert_cases[] = {
 /* Plan and simulate `sched` in full; 0 on success. */
 static int plan_sim(const char *sched, mg_gen *g, mg_sim_stats *st)
 {
+    if (ops_prepare(sched, 64, g)) return -1;
     mg_diag d;
     mg_diag_init(&d);
-    mg_schedule s;
-    int rc = mg_schedule_parse_line(sched, "warp=64", &s, &d) || mg_gen_prepare(g, &s, &d);
-    if (!rc) {
-        mg_gen_stream gs;
-        mg_trace_source src = mg_gen_source(&gs, g);
-        mg_sim_opts o = {1, MG_SAMPLE_OFF};
-        rc = mg_sim_run(&fx.dev, &src, &o, st, &d);
-    }
+    mg_gen_stream gs;
+    mg_trace_source src = mg_gen_source(&gs, g);
+    mg_sim_opts o = {1, MG_SAMPLE_OFF};
+    int rc = mg_sim_run(&fx.dev, &src, &o, st, &d);
     if (rc) fprintf(stderr, "\n  %s: %s", sched, mg_diag_first(&d));
     mg_diag_free(&d);
     return rc;

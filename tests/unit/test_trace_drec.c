@@ -15,6 +15,7 @@
 #include "config/device.h"
 #include "gen/gen.h"
 #include "model/model.h"
+#include "ops_util.h"
 #include "suites.h"
 #include "trace_internal.h"
 
@@ -36,20 +37,6 @@ static const char *const lines[] = {
     "softmax M=4 N=96",
 };
 #define N_LINES (sizeof lines / sizeof lines[0])
-
-/* Prepare the generator for line with warp width warp.  Returns 0. */
-static int prepare(const char *line, int warp, mg_gen *g)
-{
-    char wbuf[32];
-    snprintf(wbuf, sizeof wbuf, "warp=%d", warp);
-    mg_schedule s;
-    mg_diag d;
-    mg_diag_init(&d);
-    int rc = mg_schedule_parse_line(line, wbuf, &s, &d) || mg_gen_prepare(g, &s, &d);
-    if (rc) mg_diag_print(&d, stderr, line);
-    mg_diag_free(&d);
-    return rc ? -1 : 0;
-}
 
 /* Do a and b hold the same record (the fields the decoder sets, and the
  * addresses of the active lanes)?  lanes: only these (NULL: every active
@@ -83,7 +70,7 @@ static void test_forms_agree(void)
     CU_ASSERT_FATAL(ra && rb && rc && g);
     uint64_t recs = 0, lists = 0, partial = 0;
     for (size_t i = 0; i < N_LINES; i++) {
-        CU_ASSERT_EQUAL_FATAL(prepare(lines[i], i % 2 ? 16 : 64, g), 0);
+        CU_ASSERT_EQUAL_FATAL(ops_prepare(lines[i], i % 2 ? 16 : 64, g), 0);
         mg_trace_wg enc, rec, re;
         mg_trace_wg_init(&enc);
         mg_trace_wg_init(&rec);
@@ -349,7 +336,7 @@ static void sim_both(const char *config, const char *line)
     mg_diag d;
     mg_diag_init(&d);
     CU_ASSERT_EQUAL_FATAL(mg_device_load(config, 0, dev, &d), 0);
-    CU_ASSERT_EQUAL_FATAL(prepare(line, (int)dev->warp_width, g), 0);
+    CU_ASSERT_EQUAL_FATAL(ops_prepare(line, (int)dev->warp_width, g), 0);
     char path[256];
     snprintf(path, sizeof path, "/tmp/test_trace_drec.%ld.mgt", (long)getpid());
     mg_gen_stream gs;
