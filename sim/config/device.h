@@ -28,6 +28,7 @@
 typedef enum { MG_FAMILY_ADRENO, MG_FAMILY_MALI, MG_FAMILY_NVIDIA,
                MG_FAMILY_GENERIC } mg_family;
 typedef enum { MG_ISSUE_SCALAR, MG_ISSUE_VEC4 } mg_issue;
+typedef enum { MG_SCHED_OLDEST, MG_SCHED_ROUND_ROBIN } mg_scheduler;
 typedef enum { MG_REG_SHARED_POOL, MG_REG_DEDICATED } mg_reg_model;
 typedef enum { MG_BUF_VIA_L2, MG_BUF_VIA_L1 } mg_buffer_path;
 typedef enum { MG_LOCAL_ONCHIP, MG_LOCAL_SYSTEM } mg_local_kind;
@@ -85,6 +86,7 @@ typedef struct mg_device {
     double  int_ops_per_alu_cycle;
     double  sfu_ops_per_sp_cycle;   /* transcendental ops per core per cycle */
     int     issue;                  /* mg_issue */
+    int     scheduler;              /* mg_scheduler: who gets a busy ALU next */
     int64_t warp_width;
     int64_t warp_width_max;
     int64_t max_warps_per_sp;

@@ -12,6 +12,7 @@
 
 const char *const mg_family_names[] = {"adreno", "mali", "nvidia", "generic", NULL};
 const char *const mg_issue_names[] = {"scalar", "vec4", NULL};
+const char *const mg_scheduler_names[] = {"oldest", "round_robin", NULL};
 const char *const mg_reg_model_names[] = {"shared_pool", "dedicated", NULL};
 const char *const mg_buffer_path_names[] = {"l2", "l1", NULL};
 const char *const mg_local_kind_names[] = {"onchip", "system", NULL};
@@ -80,6 +81,12 @@ const mg_field mg_schema[] = {
      "16", NULL, NULL, "ops", "transcendental (exp, log, rcp) ops per core per cycle"},
     {"core.issue", MG_T_ENUM, OFF(issue), 0, 0, 0, "scalar", mg_issue_names, NULL,
      "mode", "ALU issue: scalar (Adreno, Bifrost, NVIDIA) or vec4 (Midgard VLIW)"},
+    {"core.scheduler", MG_T_ENUM, OFF(scheduler), 0, 0, 0, "round_robin",
+     mg_scheduler_names, NULL, "policy",
+     "which waiting warp gets the ALU: round_robin (each warp books the next free slot in "
+     "turn, so warps advance in step) or oldest (the ALU goes to the oldest ready warp when "
+     "it frees, as a greedy-then-oldest scheduler settles into: warps drift apart, so one "
+     "warp's loads overlap the others' arithmetic, but the youngest wait)"},
     {"core.warp_width", MG_T_INT, OFF(warp_width), 0, 1, 1024, NULL, NULL, NULL, "items",
      "work items per warp (wave), the default width"},
     {"core.warp_width_max", MG_T_INT, OFF(warp_width_max), 0, 1, 1024,

@@ -283,7 +283,17 @@ static int issue_alu(mg_sim *s, mg_warpi *w, const mg_rec *r, double now)
      * goes there, at one op per pipe per cycle, in parallel with the vector
      * pipe.  Only the vector pipe counts as ALU busy. */
     int scalar = dev->issue == MG_ISSUE_VEC4 && r->vec == 1 && r->cls == MG_ALU_INT;
-    double start = mg_pipe_take(scalar ? &p->salu : &p->alu, t0, cost);
+    mg_pipe *pipe = scalar ? &p->salu : &p->alu;
+    /* core.scheduler oldest: a warp takes the pipe only once it is free;
+     * every warp waiting for it is re-queued at that cycle, and the event
+     * order (ready, then age) hands it to the oldest.  round_robin: book
+     * the next free slot now, so the waiting warps take turns. */
+    if (dev->scheduler == MG_SCHED_OLDEST && pipe->free_at > t0) {
+        st->stall[MG_STALL_ALU] += pipe->free_at - t0;
+        w->ready = pipe->free_at;
+        return 1;
+    }
+    double start = mg_pipe_take(pipe, t0, cost);
     st->stall[MG_STALL_ALU] += start - t0;
     if (!scalar) st->alu_busy += cost;
     unsigned act = mg_rec_popcount(r);

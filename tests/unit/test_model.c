@@ -435,11 +435,43 @@ static void test_p8_mali_workgroup(void)
     double r240 = regp_rate(dev, 240), r384 = regp_rate(dev, 384), r64 = regp_rate(dev, 64);
     CU_ASSERT_TRUE(r384 < r240 * 1.1);          /* no more gain past the peak */
     CU_ASSERT_TRUE(r64 < r240 * 0.4);           /* and far below it before */
-    fprintf(stderr, "  P8: throughput reaches 95%% of its best at work group %d; items/kcycle at "
-            "64/240/384: %.2f %.2f %.2f\n", k, r64, r240, r384);
     dev->alu_latency_cycles /= 2;
     int k2 = p8_knee(dev);
+    fprintf(stderr, "  P8: throughput reaches 95%% of its best at work group %d (%d at half the "
+            "ALU latency); items/kcycle at 64/240/384: %.2f %.2f %.2f\n", k, k2, r64, r240, r384);
     CU_ASSERT_TRUE(k2 >= 104 && k2 <= 136);
+    free(dev);
+}
+
+/* core.scheduler (sim/MODEL.md, "Issue"): romou's conv1x1 [28,28,256,256]
+ * with 7x8 tiles is 56 warps of identical work on 2 SPs of 16 slots.  With
+ * single-warp groups, round_robin runs the 24-warp second wave in step (the
+ * L2 idles while they all compute) and the 7-warp groups win; oldest lets
+ * warps drift apart, loads overlap arithmetic, and the single-warp groups
+ * win (the ranking P9 needs).  A kernel whose warps never wait for the ALU
+ * together (one warp) is the same under both. */
+static void test_scheduler(void)
+{
+    mg_device *dev = load_dev("adreno640");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dev);
+    CU_ASSERT_EQUAL(dev->scheduler, MG_SCHED_OLDEST);
+    const char *k = "conv2d H=28 W=28 Cin=256 Cout=256 K=1 layout_in=image layout_w=image "
+                    "layout_out=buffer tile=7x8 storage=fp16 compute=fp16 wg=";
+    char one[256], seven[256];
+    snprintf(one, sizeof one, "%s8,2,4", k);
+    snprintf(seven, sizeof seven, "%s8,2,28", k);
+    double o1 = sim(dev, one).cycles, o7 = sim(dev, seven).cycles;
+    double c1 = sim(dev, "pchase mem=buffer range=4096 stride=64 iters=256").cycles;
+    dev->scheduler = MG_SCHED_ROUND_ROBIN;
+    double r1 = sim(dev, one).cycles, r7 = sim(dev, seven).cycles;
+    double c2 = sim(dev, "pchase mem=buffer range=4096 stride=64 iters=256").cycles;
+    CU_ASSERT_TRUE(o1 > 0 && o7 > 0 && r1 > 0 && r7 > 0 && c1 > 0);
+    CU_ASSERT_TRUE(o1 < o7);                 /* oldest: single-warp groups first */
+    CU_ASSERT_TRUE(r1 > 1.05 * r7);          /* round_robin: 7-warp groups, by > 5% */
+    CU_ASSERT_TRUE(o1 < r1 * 0.95);          /* the in-step second wave costs > 5% */
+    CU_ASSERT_DOUBLE_EQUAL(c1, c2, 0);
+    fprintf(stderr, "  scheduler: conv1x1 7x8 wg 8,2,4 / 8,2,28: oldest %.0f / %.0f, "
+            "round_robin %.0f / %.0f cycles\n", o1, o7, r1, r7);
     free(dev);
 }
 
@@ -483,6 +515,7 @@ int add_model_suite(void)
         !CU_add_test(s, "texlayout", test_texlayout) ||
         !CU_add_test(s, "p7_occupancy_waves", test_p7_occupancy_waves) ||
         !CU_add_test(s, "p8_mali_workgroup", test_p8_mali_workgroup) ||
+        !CU_add_test(s, "scheduler", test_scheduler) ||
         !CU_add_test(s, "deterministic", test_deterministic) ||
         !CU_add_test(s, "barrier_rejection", test_barrier_rejection))
         return -1;
