@@ -36,5 +36,15 @@ SWEEP="--config configs/devices/adreno640.json --space configs/spaces/conv1x1-14
 mkdir -p build/run
 echo "== Sweep: the conv1x1 [14,14,128,128] candidates romou's rules keep, simulated on adreno640"
 echo "   (mgsim sweep $SWEEP -j $(nproc) -o build/run/conv1x1-14-adreno640.jsonl)"
-"$MGSIM" sweep $SWEEP -j "$(nproc)" -o build/run/conv1x1-14-adreno640.jsonl
+OUTF=build/run/conv1x1-14-adreno640.jsonl
+rc=0
+"$MGSIM" sweep $SWEEP -j "$(nproc)" -o $OUTF || rc=$?
+if [ $rc -eq 2 ] && [ -f $OUTF ]; then
+    # a results file left by an earlier mgsim whose config, space or rules
+    # differ (the sweep names what changed above): start it again
+    echo "   (the results file is another sweep's: starting again with --restart)"
+    rc=0
+    "$MGSIM" sweep $SWEEP -j "$(nproc)" -o $OUTF --restart || rc=$?
+fi
+[ $rc -eq 0 ] || exit $rc
 echo
