@@ -32,7 +32,12 @@ int mg_cache_init(mg_cache *c, uint32_t sets, uint32_t ways, const mg_repl_polic
         c->pstate = calloc(1, sb ? sb : 1);
         ok = ok && c->pstate;
     }
-    if (ok && c->ways >= MG_CACHE_INDEX_WAYS && n < ((size_t)1 << 30)) {
+    if (ok && c->sets == 1 && c->ways >= MG_CACHE_INDEX_WAYS &&
+        c->ways <= MG_CACHE_FP_MAX_WAYS) {
+        c->fpw = (c->ways + 7) / 8 * 8;
+        c->fp = calloc((size_t)c->sets * c->fpw, 1);
+        ok = c->fp != NULL;
+    } else if (ok && c->ways >= MG_CACHE_INDEX_WAYS && n < ((size_t)1 << 30)) {
         size_t buckets = 16;
         int bits = 4;
         while (buckets < 2 * n) {           /* chains of about one slot */
@@ -57,11 +62,13 @@ void mg_cache_free(mg_cache *c)
     free(c->fill);
     free(c->head);
     free(c->index);
+    free(c->fp);
     free(c->pstate);
     c->slot = NULL;
     c->fill = NULL;
     c->head = NULL;
     c->index = NULL;
+    c->fp = NULL;
     c->pstate = NULL;
 }
 
@@ -70,14 +77,6 @@ void mg_cache_free(mg_cache *c)
 static inline uint32_t *bucket(const mg_cache *c, uint64_t id)
 {
     return &c->index[(id * 0xff51afd7ed558ccdull) >> c->index_shift];
-}
-
-/* The slot + 1 holding id, 0 when none. */
-static inline uint32_t index_find(const mg_cache *c, uint64_t id)
-{
-    uint32_t e = *bucket(c, id);
-    while (e && c->slot[e - 1].tag != id) e = c->slot[e - 1].chain;
-    return e;
 }
 
 /* Unlink slot s (holding id) from its bucket's chain. */
@@ -124,6 +123,8 @@ static uint32_t lru_fill_way(mg_cache *c, uint32_t set)
     return v;
 }
 
+/* (cache.h) The way lru_fill_way() picks, unlinked from its old line's
+ * chain, now holds id at the head of *b's chain. */
 int mg_cache_lru_miss(mg_cache *c, uint32_t set, uint64_t id, uint32_t *b)
 {
     size_t base = (size_t)set * c->ways;
@@ -155,14 +156,33 @@ int mg_cache_access_any(mg_cache *c, uint64_t id)
     uint32_t set = mg_cache_set(c, id);
     size_t base = (size_t)set * c->ways;
     mg_cache_slot *t = c->slot + base;
-    if (c->index) {
+    if (c->fp) {
         if (c->lru) return mg_cache_access(c, id);
-        uint32_t e = index_find(c, id);
-        if (e) {
-            c->pol->touch(c->pstate, set, (uint32_t)(e - 1 - base), c->ways);
+        uint8_t *f = c->fp + (size_t)set * c->fpw;
+        uint64_t pat = mg_cache_fp(id);
+        uint32_t w = mg_cache_fp_find(f, t, c->fill[set], c->ways, pat, id);
+        if (w < c->ways) {
+            c->pol->touch(c->pstate, set, w, c->ways);
             c->hits++;
             return 1;
         }
+        w = fill_way(c, set);
+        t[w].tag = id;
+        mg_cache_fp_set(f, w, pat);
+        c->misses++;
+        return 0;
+    }
+    if (c->index) {
+        uint32_t *b = bucket(c, id), e = *b;
+        while (e && c->slot[e - 1].tag != id) e = c->slot[e - 1].chain;
+        if (e) {
+            uint32_t w = (uint32_t)(e - 1 - base);
+            if (c->lru) mg_cache_lru_touch(t, &c->head[set], w);
+            else c->pol->touch(c->pstate, set, w, c->ways);
+            c->hits++;
+            return 1;
+        }
+        if (c->lru) return mg_cache_lru_miss(c, set, id, b);
         int full = c->fill[set] == c->ways;
         uint32_t w = fill_way(c, set);
         if (full) index_remove(c, t[w].tag, (uint32_t)(base + w));
@@ -174,7 +194,7 @@ int mg_cache_access_any(mg_cache *c, uint64_t id)
     uint32_t n = c->fill[set];
     for (uint32_t w = 0; w < n; w++) {
         if (t[w].tag == id) {
-            if (c->lru) mg_cache_lru_touch(c->slot + (uint64_t)set * c->ways, &c->head[set], w);
+            if (c->lru) mg_cache_lru_touch(t, &c->head[set], w);
             else c->pol->touch(c->pstate, set, w, c->ways);
             c->hits++;
             return 1;
@@ -186,12 +206,31 @@ int mg_cache_access_any(mg_cache *c, uint64_t id)
     return 0;
 }
 
-/* One access of an indexed LRU cache to id in `set`, as mg_cache_access()
- * (the state passed unpacked, so that a loop keeps it in registers).
- * Returns 1 on a hit. */
+/* One access of a filtered LRU cache to id in `set`, as mg_cache_access()
+ * but counting nothing (the caller counts); the cache's arrays passed
+ * unpacked, so that a loop keeps them in registers.  Returns 1 on a hit. */
 __attribute__((always_inline))
-static inline int lru_one(mg_cache *c, mg_cache_slot *slot, uint32_t *index, int shift,
-                          uint16_t *head, uint32_t ways, uint32_t set, uint64_t id)
+static inline int lru_fp_one(mg_cache *c, mg_cache_slot *slot, uint8_t *fp, uint16_t *head,
+                             uint32_t ways, uint32_t fpw, uint32_t set, uint64_t id)
+{
+    mg_cache_slot *s = slot + (size_t)set * ways;
+    uint8_t *f = fp + (size_t)set * fpw;
+    uint64_t pat = mg_cache_fp(id);
+    uint32_t w = mg_cache_fp_find(f, s, c->fill[set], ways, pat, id);
+    if (w < ways) {
+        mg_cache_lru_touch(s, &head[set], w);
+        return 1;
+    }
+    mg_cache_lru_fill(c, set, s, f, &head[set], id, pat);
+    return 0;
+}
+
+/* One access of an indexed LRU cache to id in `set`, as mg_cache_access()
+ * but counting nothing (the caller counts); the state passed unpacked, so
+ * that a loop keeps it in registers.  Returns 1 on a hit. */
+__attribute__((always_inline))
+static inline int lru_index_one(mg_cache *c, mg_cache_slot *slot, uint32_t *index, int shift,
+                                uint16_t *head, uint32_t ways, uint32_t set, uint64_t id)
 {
     uint32_t base = set * ways;
     uint32_t *b = &index[(id * 0xff51afd7ed558ccdull) >> shift], e = *b;
@@ -222,23 +261,30 @@ static inline int lru_one(mg_cache *c, mg_cache_slot *slot, uint32_t *index, int
 uint32_t mg_cache_access_all(mg_cache *c, const uint64_t *ids, uint32_t n, uint32_t *miss)
 {
     uint32_t nm = 0;
-    if (!(c->index && c->lru)) {
+    if (c->index && c->lru) {
+        mg_cache_slot *slot = c->slot;
+        uint32_t *index = c->index, ways = c->ways;
+        uint16_t *head = c->head;
+        int shift = c->index_shift;
+        for (uint32_t i = 0; i < n; i++)
+            if (!lru_index_one(c, slot, index, shift, head, ways, mg_cache_set(c, ids[i]),
+                               ids[i]))
+                miss[nm++] = i;
+        c->hits += n - nm;
+        c->misses += nm;
+        return nm;
+    }
+    if (!(c->fp && c->lru)) {
         for (uint32_t i = 0; i < n; i++)
             if (!mg_cache_access_any(c, ids[i])) miss[nm++] = i;
         return nm;
     }
-    mg_cache_slot *slot = c->slot;
-    uint32_t *index = c->index, ways = c->ways;
+    mg_cache_slot *slot = c->slot;               /* one set (cache.h): no set hash */
+    uint8_t *fp = c->fp;
+    uint32_t ways = c->ways, fpw = c->fpw;
     uint16_t *head = c->head;
-    int shift = c->index_shift;
-    if (c->sets == 1) {                           /* fully associative: no set hash */
-        for (uint32_t i = 0; i < n; i++)
-            if (!lru_one(c, slot, index, shift, head, ways, 0, ids[i])) miss[nm++] = i;
-    } else {
-        for (uint32_t i = 0; i < n; i++)
-            if (!lru_one(c, slot, index, shift, head, ways, mg_cache_set(c, ids[i]), ids[i]))
-                miss[nm++] = i;
-    }
+    for (uint32_t i = 0; i < n; i++)
+        if (!lru_fp_one(c, slot, fp, head, ways, fpw, 0, ids[i])) miss[nm++] = i;
     c->hits += n - nm;
     c->misses += nm;
     return nm;

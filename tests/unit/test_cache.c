@@ -4,7 +4,7 @@
  * the set, first invalid way filled, else the policy's victim), for every
  * policy, over associativities that scan and that index, and set counts
  * that are and are not powers of two; one access at a time and a batch at
- * a time.  And the set index's promise (cache.h): a contiguous footprint
+ * a time; the tag filter also with lines whose filter bytes collide.  And the set index's promise (cache.h): a contiguous footprint
  * of the cache's size fits it exactly. */
 #include <CUnit/CUnit.h>
 #include <stdio.h>
@@ -102,7 +102,7 @@ static void test_same_as_reference(void)
     static const char *const pols[] = {"lru", "fifo", "random", "plru"};
     static const uint32_t sets_v[] = {1, 3, 64};
     static const uint32_t ways_v[] = {1, 2, 4, 8, 16, 32, 128};
-    int indexed = 0;
+    int indexed = 0, filtered = 0;
     for (size_t pi = 0; pi < 4; pi++)
         for (size_t si = 0; si < 3; si++)
             for (size_t wi = 0; wi < 7; wi++) {
@@ -114,6 +114,7 @@ static void test_same_as_reference(void)
                 CU_ASSERT_EQUAL_FATAL(mg_cache_init(&c, sets, ways, pol, 11), 0);
                 CU_ASSERT_EQUAL_FATAL(ref_init(&ref, sets, ways, pol, 11), 0);
                 indexed += c.index != NULL;
+                filtered += c.fp != NULL;
                 uint64_t run = 0, hits = 0, n = 60000;
                 int same = 1;
                 for (uint64_t i = 0; i < n && same; i++) {
@@ -146,6 +147,65 @@ static void test_same_as_reference(void)
                 ref_free(&ref);
             }
     CU_ASSERT_TRUE(indexed > 0);
+    CU_ASSERT_TRUE(filtered > 0);
+}
+
+/* The tag filter (one set of 8 to 64 ways, cache.h) with every line's
+ * filter byte among a few values, so most lookups find byte matches that
+ * are not the line (0x00 also matches unfilled ways' bytes; 0x01 is what
+ * the zero-byte test's borrow falsely flags): one access at a time and in
+ * batches, the same hits, misses and lines as the reference's scan, for
+ * every policy and way counts that are and are not multiples of 8. */
+static void test_filter_collisions(void)
+{
+    static const char *const pols[] = {"lru", "fifo", "random", "plru"};
+    static const uint32_t ways_v[] = {8, 12, 32, 64};
+    static const uint8_t bytes[] = {0x00, 0x01, 0x80, 0xff};
+    for (size_t pi = 0; pi < 4; pi++)
+        for (size_t wi = 0; wi < 4; wi++) {
+            const mg_repl_policy *pol = mg_repl_find(pols[pi]);
+            uint32_t ways = ways_v[wi], np = 2 * ways;
+            uint64_t pool[128];
+            for (uint32_t k = 0; k < np;) {          /* ids whose byte is one of bytes[] */
+                uint64_t id = rnd() >> (rnd() % 40);
+                if ((uint8_t)mg_cache_fp(id) == bytes[k % 4]) pool[k++] = id;
+            }
+            mg_cache c;
+            ref_cache ref;
+            CU_ASSERT_EQUAL_FATAL(mg_cache_init(&c, 1, ways, pol, 3), 0);
+            CU_ASSERT_EQUAL_FATAL(ref_init(&ref, 1, ways, pol, 3), 0);
+            CU_ASSERT_PTR_NOT_NULL(c.fp);
+            uint64_t ids[40], hits = 0, n = 0;
+            uint32_t miss[40];
+            int same = 1;
+            while (n < 40000 && same) {
+                uint32_t k = 1 + (uint32_t)(rnd() % 40), nm = 0, j = 0;
+                for (uint32_t i = 0; i < k; i++) ids[i] = pool[rnd() % np];
+                if (n % 2) {
+                    nm = mg_cache_access_all(&c, ids, k, miss);
+                } else {
+                    for (uint32_t i = 0; i < k; i++)
+                        if (!mg_cache_access(&c, ids[i])) miss[nm++] = i;
+                }
+                for (uint32_t i = 0; i < k; i++) {
+                    int hit = ref_access(&ref, ids[i]);
+                    if (!hit && (j >= nm || miss[j++] != i)) same = 0;
+                    hits += (uint64_t)hit;
+                }
+                same &= j == nm;
+                n += k;
+            }
+            CU_ASSERT_TRUE(same);
+            for (uint32_t w = 0; w < ways && same; w++)
+                if ((w < c.fill[0]) != ref.valid[w] || (ref.valid[w] && c.slot[w].tag != ref.tags[w]))
+                    same = 0;
+            CU_ASSERT_TRUE(same);
+            CU_ASSERT_EQUAL(c.hits + c.misses, n);
+            CU_ASSERT_EQUAL(c.hits, hits);
+            CU_ASSERT_TRUE(hits > n / 10 && hits < n - n / 10);
+            mg_cache_free(&c);
+            ref_free(&ref);
+        }
 }
 
 /* mg_cache_access_all() over batches of 1 to 40 ids gives the reference's
@@ -222,6 +282,7 @@ int add_cache_suite(void)
     return s && CU_add_test(s, "same_as_reference", test_same_as_reference) &&
                    CU_add_test(s, "batches_same_as_reference",
                                test_batches_same_as_reference) &&
+                   CU_add_test(s, "filter_collisions", test_filter_collisions) &&
                    CU_add_test(s, "contiguous footprint of the size fits", test_contiguous_fits)
                ? 0 : -1;
 }
