@@ -47,7 +47,7 @@ static void sift_down(mg_sim *s, size_t i, mg_event e)
  * of pops is the same as with a pop and a push. */
 static int heap_push(mg_sim *s, mg_warpi *w)
 {
-    mg_event e = {w->ready, w->seq, w};
+    mg_event e = {w->ready, w->seq, w, w->gen};
     if (s->top_out && s->heap[0].w == w) {
         s->top_out = 0;
         sift_down(s, 0, e);
@@ -254,8 +254,42 @@ static double alu_rate(const mg_device *dev, int cls)
     }
 }
 
+/* ---- core.scheduler oldest: warps waiting for a busy pipe ------------------ */
+
+/* Add w to k in age order.  Returns 1 when w is now the oldest (it takes
+ * over the event of the one before, which goes stale), 0 otherwise, -1 on
+ * OOM. */
+static int park_add(mg_park *k, mg_warpi *w)
+{
+    if (k->n == k->cap) {
+        uint32_t cap = k->cap ? 2 * k->cap : 16;
+        mg_warpi **a = realloc(k->w, cap * sizeof *a);
+        if (!a) return -1;
+        k->w = a;
+        k->cap = cap;
+    }
+    uint32_t i = k->n++;
+    while (i > 0 && k->w[i - 1]->seq > w->seq) {
+        k->w[i] = k->w[i - 1];
+        i--;
+    }
+    k->w[i] = w;
+    w->parked = 1;
+    if (i == 0 && k->n > 1) k->w[1]->gen++;
+    return i == 0;
+}
+
+/* Remove k's oldest warp (the one with the event). */
+static void park_take_first(mg_park *k)
+{
+    k->w[0]->parked = 0;
+    memmove(k->w, k->w + 1, (size_t)--k->n * sizeof *k->w);
+}
+
 /* Issue ALU record r at `now`, or return 1 after deferring the warp to
- * the cycle its loads arrive (resources are only ever taken at the time of
+ * the cycle its loads arrive or (oldest scheduler, the oldest waiting
+ * warp) the pipe frees, 2 after parking it off the heap behind an older
+ * waiting warp, -1 on OOM (resources are only ever taken at the time of
  * the event being processed, so reservations happen in time order). */
 static int issue_alu(mg_sim *s, mg_warpi *w, const mg_rec *r, double now)
 {
@@ -284,17 +318,36 @@ static int issue_alu(mg_sim *s, mg_warpi *w, const mg_rec *r, double now)
      * pipe.  Only the vector pipe counts as ALU busy. */
     int scalar = dev->issue == MG_ISSUE_VEC4 && r->vec == 1 && r->cls == MG_ALU_INT;
     mg_pipe *pipe = scalar ? &p->salu : &p->alu;
-    /* core.scheduler oldest: a warp takes the pipe only once it is free;
-     * every warp waiting for it is re-queued at that cycle, and the event
-     * order (ready, then age) hands it to the oldest.  round_robin: book
-     * the next free slot now, so the waiting warps take turns. */
-    if (dev->scheduler == MG_SCHED_OLDEST && pipe->free_at > t0) {
-        st->stall[MG_STALL_ALU] += pipe->free_at - t0;
-        w->ready = pipe->free_at;
-        return 1;
+    /* core.scheduler oldest: a warp takes the pipe only once it is free,
+     * and of the warps waiting then, the oldest: they wait in age order
+     * (mg_park), the oldest with an event at the cycle the pipe frees, so
+     * the event order (ready, then age) hands the pipe to the oldest of
+     * them and of any warp ready at that very cycle.  round_robin: book the
+     * next free slot now, so the waiting warps take turns. */
+    mg_park *k = NULL;
+    int promote = 0;
+    if (dev->scheduler == MG_SCHED_OLDEST) {
+        k = scalar ? &p->park_salu : &p->park_alu;
+        if (pipe->free_at > t0) {
+            w->ready = pipe->free_at;
+            if (w->parked) return 1;            /* still the oldest waiting */
+            w->park_t = t0;
+            int first = park_add(k, w);
+            return first < 0 ? -1 : first ? 1 : 2;
+        }
+        if (w->parked) {                        /* its wait is over */
+            st->stall[MG_STALL_ALU] += t0 - w->park_t;
+            park_take_first(k);
+            promote = k->n > 0;
+        }
     }
     double start = mg_pipe_take(pipe, t0, cost);
     st->stall[MG_STALL_ALU] += start - t0;
+    if (promote) {                              /* the next oldest waits for the pipe */
+        mg_warpi *x = k->w[0];
+        x->ready = pipe->free_at;
+        if (heap_push(s, x)) return -1;
+    }
     if (!scalar) st->alu_busy += cost;
     unsigned act = mg_rec_popcount(r);
     st->flops += (double)act * r->n * r->vec * r->flops;
@@ -398,7 +451,11 @@ static int step(mg_sim *s, mg_warpi *w)
     }
     int deferred;
     switch (r->type) {
-    case MG_REC_ALU: deferred = issue_alu(s, w, r, now); break;
+    case MG_REC_ALU:
+        deferred = issue_alu(s, w, r, now);
+        if (deferred < 0) { s->failed = 1; return -1; }
+        if (deferred == 2) return 0;            /* parked off the heap */
+        break;
     case MG_REC_BARRIER:
         w->has_rec = 0;
         s->st->warp_instrs++;
@@ -514,7 +571,7 @@ int mg_sim_run(const mg_device *dev, mg_trace_source *src, const mg_sim_opts *op
     }
     while (s.nheap && !s.failed) {
         mg_warpi *w = heap_pop(&s);
-        if (step(&s, w)) goto out;
+        if (s.heap[0].gen == w->gen && step(&s, w)) goto out;   /* else stale */
         heap_settle(&s);
     }
     if (s.failed) goto out;
@@ -547,6 +604,10 @@ out:
         wg_free(x);
     }
     free(s.heap);
+    for (int i = 0; s.sps && i < dev->sp_count; i++) {
+        free(s.sps[i].park_alu.w);
+        free(s.sps[i].park_salu.w);
+    }
     mg_sample_free(&s);
     mg_mem_free(&s);
     free(s.sps);

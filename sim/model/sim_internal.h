@@ -26,6 +26,16 @@ static inline double mg_pipe_take(mg_pipe *p, double t, double units)
 }
 
 struct mg_wgi;
+struct mg_warpi;
+
+/* core.scheduler oldest (sim.c): warps waiting for a busy ALU pipe, oldest
+ * (lowest seq) first.  Only w[0] has an event in the heap, at the cycle
+ * the pipe frees; the others wait off the heap, so a busy pipe costs one
+ * event per issue, not one per waiting warp. */
+typedef struct mg_park {
+    struct mg_warpi **w;
+    uint32_t n, cap;
+} mg_park;
 
 typedef struct mg_warpi {
     struct mg_wgi *wg;
@@ -34,6 +44,9 @@ typedef struct mg_warpi {
     uint32_t nloads;
     int      at_barrier, done;
     int      has_rec;           /* rec decoded, waiting to issue */
+    int      parked;            /* in its SP's mg_park (oldest scheduler) */
+    uint32_t gen;               /* events pushed with another gen are stale */
+    double   park_t;            /* cycle it started waiting for the ALU */
     uint32_t part;              /* loads of rec issued so far (split buffer loads) */
     mg_rec  *rec;               /* the next record (owned) */
     uint64_t seq;               /* tie-breaker: deterministic order */
@@ -47,6 +60,7 @@ typedef struct mg_event {
     double   ready;
     uint64_t seq;
     mg_warpi *w;
+    uint32_t gen;               /* w->gen when pushed */
 } mg_event;
 
 typedef struct mg_wgi {
@@ -71,6 +85,7 @@ typedef struct mg_spi {
     int      exclusive;         /* a work group in occupancy groups owns it */
     mg_pipe  alu;               /* lane-operations per cycle */
     mg_pipe  salu;              /* vec4 issue: the pipes' scalar units (sim.c) */
+    mg_park  park_alu, park_salu;    /* warps waiting for them (oldest scheduler) */
     mg_pipe  tex, buf, lmem, cmem;   /* L1-level bandwidth, bytes per cycle */
     mg_cache tex_l1, buf_l1;
     double   busy_since, last_change;
