@@ -97,30 +97,11 @@ static inline void index_insert(mg_cache *c, uint64_t id, uint32_t s)
 
 /* ---- LRU: circular recency lists (cache.h) ----------------------------------- */
 
-/* A miss in `set` of an LRU cache: the way it fills, now the most recent.
- * An invalid way joins the list before the head; in a full set the least
- * recent way (the head's previous) becomes the head. */
+/* A miss in `set` of an LRU cache: the way it fills, now the most recent
+ * (mg_cache_lru_way() on the set's slots and head). */
 static uint32_t lru_fill_way(mg_cache *c, uint32_t set)
 {
-    mg_cache_slot *s = c->slot + (uint64_t)set * c->ways;
-    uint32_t h = c->head[set];
-    if (c->fill[set] < c->ways) {
-        uint32_t w = c->fill[set]++;
-        if (w == 0) {
-            s[0].prev = s[0].next = 0;
-        } else {
-            uint16_t t = s[h].prev;
-            s[w].prev = t;
-            s[w].next = (uint16_t)h;
-            s[t].next = (uint16_t)w;
-            s[h].prev = (uint16_t)w;
-        }
-        c->head[set] = (uint16_t)w;
-        return w;
-    }
-    uint32_t v = s[h].prev;
-    c->head[set] = (uint16_t)v;
-    return v;
+    return mg_cache_lru_way(c, set, c->slot + (uint64_t)set * c->ways, &c->head[set]);
 }
 
 /* (cache.h) The way lru_fill_way() picks, unlinked from its old line's

@@ -212,11 +212,11 @@ static inline void mg_cache_lru_touch(mg_cache_slot *s, uint16_t *head, uint32_t
     *head = (uint16_t)w;           /* (the least recent way: only the head moves) */
 }
 
-/* LRU miss of line id (filter word pat) in `set`, whose slots are s, filter
- * bytes f and most recent way *head: fills the first invalid way, else the
- * least recent (the head's previous), and makes it the head. */
-static inline void mg_cache_lru_fill(mg_cache *c, uint32_t set, mg_cache_slot *s, uint8_t *f,
-                                     uint16_t *head, uint64_t id, uint64_t pat)
+/* The way an LRU miss in `set` (slots s, most recent way *head) fills,
+ * made the most recent: the first invalid way, joining the recency list
+ * before the head, else the least recent (the head's previous). */
+static inline uint32_t mg_cache_lru_way(mg_cache *c, uint32_t set, mg_cache_slot *s,
+                                        uint16_t *head)
 {
     uint32_t h = *head, w;
     if (c->fill[set] < c->ways) {
@@ -234,6 +234,15 @@ static inline void mg_cache_lru_fill(mg_cache *c, uint32_t set, mg_cache_slot *s
         w = s[h].prev;
     }
     *head = (uint16_t)w;
+    return w;
+}
+
+/* LRU miss of line id (filter word pat) in `set`, whose slots are s, filter
+ * bytes f and most recent way *head: fills mg_cache_lru_way()'s way. */
+static inline void mg_cache_lru_fill(mg_cache *c, uint32_t set, mg_cache_slot *s, uint8_t *f,
+                                     uint16_t *head, uint64_t id, uint64_t pat)
+{
+    uint32_t w = mg_cache_lru_way(c, set, s, head);
     s[w].tag = id;
     mg_cache_fp_set(f, w, pat);
 }
