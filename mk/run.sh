@@ -6,8 +6,9 @@
 # Adreno 640 and a Mali-G76; then prune romou's conv1x1 space with romou's
 # rules and sweep a shipped space (the candidates romou's rules keep of
 # conv1x1 [14,14,128,128], the same template) on the Adreno 640 on every
-# core, into a results file that a rerun resumes (see README.md, "The main
-# job").
+# core, into a results file that a rerun resumes; a what-if of its texture
+# L1 size; the model's register and pointer-chase curves; and the plots of
+# all of it in build/run/ (see README.md, "The main job").
 set -eu
 MGSIM=$1 MGPROBE=$2
 CONV="conv2d H=28 W=28 Cin=128 Cout=128 K=1 tile=4x4 wg=16,4 layout=image storage=fp16"
@@ -48,3 +49,21 @@ if [ $rc -eq 2 ] && [ -f $OUTF ]; then
 fi
 [ $rc -eq 0 ] || exit $rc
 echo
+A=configs/devices/adreno640.json
+echo "== What-if: adreno640's texture L1 at 512 B, 1 KiB (itself) and 2 KiB, same space and rules"
+echo "   (mgsim whatif $SWEEP --vary tex_l1.size=512B,1KiB,2KiB --json -o build/run/whatif-tex-l1.json)"
+"$MGSIM" whatif $SWEEP -j "$(nproc)" --vary tex_l1.size=512B,1KiB,2KiB --json \
+    -o build/run/whatif-tex-l1.json
+"$MGSIM" whatif $SWEEP -j "$(nproc)" --vary tex_l1.size=512B,1KiB,2KiB 2>/dev/null | sed -n '1,7p'
+echo
+echo "== The model's own register and pointer-chase curves (P1, P2: mgsim vprobe)"
+"$MGSIM" vprobe --config $A --aspects regs,cache_buffer,cache_image -o build/run/adreno640-vprofile.json \
+    > /dev/null
+echo "   build/run/adreno640-vprofile.json"
+echo
+echo "== Plots (mgsim plot, gnuplot), in build/run/"
+"$MGSIM" plot sweep $OUTF -o build/run/sweep.png
+"$MGSIM" plot roofline --config $A $OUTF -o build/run/roofline.png
+"$MGSIM" plot whatif build/run/whatif-tex-l1.json -o build/run/whatif.png
+"$MGSIM" plot regs build/run/adreno640-vprofile.json -o build/run/regs.png
+"$MGSIM" plot chase build/run/adreno640-vprofile.json -o build/run/chase.png
