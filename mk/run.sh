@@ -54,7 +54,7 @@ echo "== What-if: adreno640's texture L1 at 512 B, 1 KiB (itself) and 2 KiB, sam
 echo "   (mgsim whatif $SWEEP --vary tex_l1.size=512B,1KiB,2KiB --json -o build/run/whatif-tex-l1.json)"
 "$MGSIM" whatif $SWEEP -j "$(nproc)" --vary tex_l1.size=512B,1KiB,2KiB --json \
     -o build/run/whatif-tex-l1.json
-"$MGSIM" whatif $SWEEP -j "$(nproc)" --vary tex_l1.size=512B,1KiB,2KiB 2>/dev/null | sed -n '1,7p'
+echo "   build/run/whatif-tex-l1.json (drawn below as whatif.png)"
 echo
 echo "== The model's own register and pointer-chase curves (P1, P2: mgsim vprobe)"
 "$MGSIM" vprobe --config $A --aspects regs,cache_buffer,cache_image -o build/run/adreno640-vprofile.json \

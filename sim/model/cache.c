@@ -132,13 +132,14 @@ static inline uint32_t fill_way(mg_cache *c, uint32_t set)
     return w;
 }
 
+/* (cache.h) What mg_cache_access() does not inline: every policy but LRU
+ * (filtered, indexed or scanned), and LRU caches under 8 ways (scanned). */
 int mg_cache_access_any(mg_cache *c, uint64_t id)
 {
     uint32_t set = mg_cache_set(c, id);
     size_t base = (size_t)set * c->ways;
     mg_cache_slot *t = c->slot + base;
     if (c->fp) {
-        if (c->lru) return mg_cache_access(c, id);
         uint8_t *f = c->fp + (size_t)set * c->fpw;
         uint64_t pat = mg_cache_fp(id);
         uint32_t w = mg_cache_fp_find(f, t, c->fill[set], c->ways, pat, id);
@@ -154,16 +155,13 @@ int mg_cache_access_any(mg_cache *c, uint64_t id)
         return 0;
     }
     if (c->index) {
-        uint32_t *b = bucket(c, id), e = *b;
+        uint32_t e = *bucket(c, id);
         while (e && c->slot[e - 1].tag != id) e = c->slot[e - 1].chain;
         if (e) {
-            uint32_t w = (uint32_t)(e - 1 - base);
-            if (c->lru) mg_cache_lru_touch(t, &c->head[set], w);
-            else c->pol->touch(c->pstate, set, w, c->ways);
+            c->pol->touch(c->pstate, set, (uint32_t)(e - 1 - base), c->ways);
             c->hits++;
             return 1;
         }
-        if (c->lru) return mg_cache_lru_miss(c, set, id, b);
         int full = c->fill[set] == c->ways;
         uint32_t w = fill_way(c, set);
         if (full) index_remove(c, t[w].tag, (uint32_t)(base + w));
@@ -184,25 +182,6 @@ int mg_cache_access_any(mg_cache *c, uint64_t id)
     uint32_t w = fill_way(c, set);
     t[w].tag = id;
     c->misses++;
-    return 0;
-}
-
-/* One access of a filtered LRU cache to id in `set`, as mg_cache_access()
- * but counting nothing (the caller counts); the cache's arrays passed
- * unpacked, so that a loop keeps them in registers.  Returns 1 on a hit. */
-__attribute__((always_inline))
-static inline int lru_fp_one(mg_cache *c, mg_cache_slot *slot, uint8_t *fp, uint16_t *head,
-                             uint32_t ways, uint32_t fpw, uint32_t set, uint64_t id)
-{
-    mg_cache_slot *s = slot + (size_t)set * ways;
-    uint8_t *f = fp + (size_t)set * fpw;
-    uint64_t pat = mg_cache_fp(id);
-    uint32_t w = mg_cache_fp_find(f, s, c->fill[set], ways, pat, id);
-    if (w < ways) {
-        mg_cache_lru_touch(s, &head[set], w);
-        return 1;
-    }
-    mg_cache_lru_fill(c, set, s, f, &head[set], id, pat);
     return 0;
 }
 
@@ -262,10 +241,9 @@ uint32_t mg_cache_access_all(mg_cache *c, const uint64_t *ids, uint32_t n, uint3
     }
     mg_cache_slot *slot = c->slot;               /* one set (cache.h): no set hash */
     uint8_t *fp = c->fp;
-    uint32_t ways = c->ways, fpw = c->fpw;
     uint16_t *head = c->head;
     for (uint32_t i = 0; i < n; i++)
-        if (!lru_fp_one(c, slot, fp, head, ways, fpw, 0, ids[i])) miss[nm++] = i;
+        if (!mg_cache_fp_lru(c, 0, slot, fp, head, ids[i])) miss[nm++] = i;
     c->hits += n - nm;
     c->misses += nm;
     return nm;

@@ -237,14 +237,24 @@ static inline uint32_t mg_cache_lru_way(mg_cache *c, uint32_t set, mg_cache_slot
     return w;
 }
 
-/* LRU miss of line id (filter word pat) in `set`, whose slots are s, filter
- * bytes f and most recent way *head: fills mg_cache_lru_way()'s way. */
-static inline void mg_cache_lru_fill(mg_cache *c, uint32_t set, mg_cache_slot *s, uint8_t *f,
-                                     uint16_t *head, uint64_t id, uint64_t pat)
+/* One access of a filtered LRU cache to line id in `set`, whose slots are
+ * s, filter bytes f and most recent way *head, counting nothing (the
+ * caller counts): a hit becomes the most recent way, a miss fills
+ * mg_cache_lru_way()'s.  Returns 1 on a hit. */
+__attribute__((always_inline))
+static inline int mg_cache_fp_lru(mg_cache *c, uint32_t set, mg_cache_slot *s, uint8_t *f,
+                                  uint16_t *head, uint64_t id)
 {
-    uint32_t w = mg_cache_lru_way(c, set, s, head);
+    uint64_t pat = mg_cache_fp(id);
+    uint32_t w = mg_cache_fp_find(f, s, c->fill[set], c->ways, pat, id);
+    if (w < c->ways) {
+        mg_cache_lru_touch(s, head, w);
+        return 1;
+    }
+    w = mg_cache_lru_way(c, set, s, head);
     s[w].tag = id;
     mg_cache_fp_set(f, w, pat);
+    return 0;
 }
 
 /* Look up line `id`; on a miss, fill it (evicting per the policy).
@@ -257,17 +267,10 @@ static inline int mg_cache_access(mg_cache *c, uint64_t id)
     uint32_t set = mg_cache_set(c, id);
     mg_cache_slot *s = c->slot + (size_t)set * c->ways;
     if (c->fp) {
-        uint8_t *f = c->fp + (size_t)set * c->fpw;
-        uint64_t pat = mg_cache_fp(id);
-        uint32_t w = mg_cache_fp_find(f, s, c->fill[set], c->ways, pat, id);
-        if (w < c->ways) {
-            c->hits++;
-            mg_cache_lru_touch(s, &c->head[set], w);
-            return 1;
-        }
-        mg_cache_lru_fill(c, set, s, f, &c->head[set], id, pat);
-        c->misses++;
-        return 0;
+        int hit = mg_cache_fp_lru(c, set, s, c->fp + (size_t)set * c->fpw, &c->head[set], id);
+        if (hit) c->hits++;
+        else c->misses++;
+        return hit;
     }
     uint32_t *b = &c->index[(id * 0xff51afd7ed558ccdull) >> c->index_shift], e = *b;
     while (e && c->slot[e - 1].tag != id) e = c->slot[e - 1].chain;
