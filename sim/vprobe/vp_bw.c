@@ -22,9 +22,10 @@
  * footprint, where the peak is, runs mgprobe's own 64 loads per reader
  * (the H100 model reads 33 TB/s there; 64 loads at every footprint would
  * go on 16.7 and 8.4 TB/s at 16 and 64 KiB, as the real H100 measured 31,
- * 16 and 8 TB/s at 4-8, 16 and 32 readers, at 4x the simulation time).  Image reads are shaped to the
- * texture L1 cache_image measured (mg_pplan_bw), and before the sweep the
- * launch is grown at the first footprint while a doubling raises the rate
+ * 16 and 8 TB/s at 4-8, 16 and 32 readers, at 4x the simulation time).
+ * Image reads are shaped to the texture L1 cache_image measured
+ * (mg_pplan_bw), and before the sweep the launch is grown at the first
+ * footprint while a doubling raises the rate
  * by 5 % (grow_launch: a last wave of groups that leaves cores half full,
  * as Adreno 650's 6 groups per core with 4 resident did, reads low); the
  * sweep uses the grown launch.  GB/s = the bytes of the
