@@ -112,7 +112,7 @@ static int run(const mg_device *dev, const char *sched, int sample, mg_sim_stats
     if (g && !mg_schedule_parse_line(sched, warp, &s, d) && !mg_gen_prepare(g, &s, d)) {
         mg_gen_stream gs;
         mg_trace_source src = mg_gen_source(&gs, g);
-        mg_sim_opts o = {1, sample};
+        mg_sim_opts o = {.quiet = 1, .sample = sample};
         rc = mg_sim_run(dev, &src, &o, st, d);
     }
     *secs = now() - t0;

@@ -9,10 +9,11 @@ ploth = 600
 load plotdir.'/common.gp'
 
 hasrules = strlen(rules) > 0
-set multiplot layout 1,2 title sprintf("Sweep of %s on %s%s\n%d simulated%s%s", space, config, \
+set multiplot layout 1,2 title sprintf("Sweep of %s on %s%s\n%d simulated%s%s%s", space, config, \
     hasrules ? ' with the '.rules.' rules' : '', n, \
     hasrules ? sprintf(', %d kept, %d pruned', nkept, npruned) : '', \
-    nfailed > 0 ? sprintf(', %d rejected', nfailed) : '') noenhanced
+    nfailed > 0 ? sprintf(', %d rejected', nfailed) : '', \
+    ncut > 0 ? sprintf(', %d cut (over %gx the best kept)', ncut, cutoff) : '') noenhanced
 
 set bmargin at screen 0.25
 set tmargin at screen 0.86

@@ -19,7 +19,7 @@ static void sweep_usage(FILE *f)
     fprintf(f,
             "Usage: mgsim sweep --config CFG --space SPACE [--rules RULES] [--pruned-only]\n"
             "                   [-j N] [--sample auto|off|N] [-o RESULTS.jsonl [--restart]]\n"
-            "                   [--limit N] [--json] [--no-progress] [--time]\n"
+            "                   [--cutoff F | --limit N] [--json] [--no-progress] [--time]\n"
             "\n"
             "Simulates every member of SPACE on CFG (with --pruned-only, only those the\n"
             "RULES keep; with RULES every record says kept or pruned and which rules\n"
@@ -37,6 +37,11 @@ static void sweep_usage(FILE *f)
             "                      from another sweep is refused (exit 2) unless --restart\n"
             "--sample auto|off|N   sampled simulation (default auto; off: every work group)\n"
             "-j N                  threads; the output does not depend on N\n"
+            "--cutoff F            (with --rules) simulate the kept candidates first,\n"
+            "                      then stop each pruned one as soon as it passes F x\n"
+            "                      the best kept time (of its shape): its record says\n"
+            "                      \"cut\" and the time it is slower than.  Best, regret\n"
+            "                      and the top 10 stay exact; F >= 1, e.g. 1.5\n"
             "--limit N             simulate at most N more candidates, then stop (the\n"
             "                      summary covers those; rerun to go on)\n"
             "--json                the summary as JSON\n"
@@ -58,7 +63,7 @@ int mg_cmd_sweep(int argc, char **argv)
         {"output", required_argument, NULL, 'o'},   {"restart", no_argument, NULL, 'R'},
         {"json", no_argument, NULL, 'J'},           {"no-progress", no_argument, NULL, 'N'},
         {"time", no_argument, NULL, 'T'},           {"help", no_argument, NULL, 'h'},
-        {"limit", required_argument, NULL, 'L'},
+        {"limit", required_argument, NULL, 'L'},    {"cutoff", required_argument, NULL, 'X'},
         {NULL, 0, NULL, 0},
     };
     mg_sweep_args a;
@@ -88,8 +93,10 @@ int mg_cmd_sweep(int argc, char **argv)
     if (optind < argc) return mg_cli_usage_error("sweep", "unexpected operand '%s'", argv[optind]);
     if (!a.cfg || !a.space)
         return mg_cli_usage_error("sweep", "--config and --space are required");
-    if (a.pruned_only && !a.rules)
-        return mg_cli_usage_error("sweep", "--pruned-only needs --rules");
+    if (mg_sweep_args_check(&a, "sweep")) return MG_EXIT_BAD;
+    if (a.cutoff > 0 && limit)
+        return mg_cli_usage_error("sweep", "--cutoff and --limit do not combine (the bar needs "
+                                  "every kept candidate first)");
     if (restart && !outp) return mg_cli_usage_error("sweep", "--restart needs -o RESULTS");
 
     mg_diag d;

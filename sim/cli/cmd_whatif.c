@@ -25,8 +25,8 @@ static void whatif_usage(FILE *f)
 {
     fprintf(f,
             "Usage: mgsim whatif --config CFG --space SPACE [--rules RULES] --vary KEY=v1,v2,...\n"
-            "                    [--vary ...] [--pruned-only] [-j N] [--sample auto|off|N]\n"
-            "                    [--json] [-o FILE] [--no-progress]\n"
+            "                    [--vary ...] [--pruned-only | --cutoff F] [-j N]\n"
+            "                    [--sample auto|off|N] [--json] [-o FILE] [--no-progress]\n"
             "\n"
             "Sweeps SPACE on CFG and on each variant of CFG (the cartesian product of\n"
             "the --vary lists; at most %d keys and %d variants), re-evaluating the\n"
@@ -36,7 +36,9 @@ static void whatif_usage(FILE *f)
             "is written as in a config file (35136, 512B, 2KiB, 700MHz, lru) or as a\n"
             "multiplier of CFG's value (x0.5, x2).  A fully associative cache stays\n"
             "fully associative when only its size varies.  --pruned-only simulates only\n"
-            "the kept candidates of each variant (the best is then the best kept).\n"
+            "the kept candidates of each variant (the best is then the best kept);\n"
+            "--cutoff F simulates them first and stops each pruned one once it is F x\n"
+            "slower than the variant's best kept (`mgsim sweep --help`).\n"
             "-o writes the report to FILE atomically; --json prints it as JSON.\n"
             "\n"
             "Example:\n"
@@ -294,7 +296,8 @@ int mg_cmd_whatif(int argc, char **argv)
         {"jobs", required_argument, NULL, 'j'},     {"sample", required_argument, NULL, 'S'},
         {"vary", required_argument, NULL, 'V'},     {"output", required_argument, NULL, 'o'},
         {"json", no_argument, NULL, 'J'},           {"no-progress", no_argument, NULL, 'N'},
-        {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
+        {"help", no_argument, NULL, 'h'},           {"cutoff", required_argument, NULL, 'X'},
+        {NULL, 0, NULL, 0},
     };
     mg_sweep_args a;
     mg_sweep_args_init(&a);
@@ -319,8 +322,7 @@ int mg_cmd_whatif(int argc, char **argv)
         return mg_cli_usage_error("whatif", "unexpected operand '%s'", argv[optind]);
     if (!a.cfg || !a.space || !nvary)
         return mg_cli_usage_error("whatif", "--config, --space and --vary are required");
-    if (a.pruned_only && !a.rules)
-        return mg_cli_usage_error("whatif", "--pruned-only needs --rules");
+    if (mg_sweep_args_check(&a, "whatif")) return MG_EXIT_BAD;
 
     mg_diag d;
     mg_diag_init(&d);

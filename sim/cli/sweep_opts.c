@@ -75,6 +75,13 @@ int mg_sweep_args_opt(mg_sweep_args *a, const char *cmd, int c, const char *arg,
                                       arg);
         a->threads = (int)n;
         return 0;
+    case 'X':
+        errno = 0;
+        a->cutoff = strtod(arg, &end);
+        if (errno || end == arg || *end || !(a->cutoff >= 1.0 && a->cutoff <= 1000.0))
+            return mg_cli_usage_error(cmd, "--cutoff: expected a factor in [1, 1000] (e.g. "
+                                      "1.5), got '%s'", arg);
+        return 0;
     case 'S':
         if (mg_sample_parse(arg, &a->sample))
             return mg_cli_usage_error(cmd, "--sample: expected auto, off or a number of waves "
@@ -83,6 +90,18 @@ int mg_sweep_args_opt(mg_sweep_args *a, const char *cmd, int c, const char *arg,
     default:
         return mg_cli_usage_error(cmd, "unknown or incomplete option '%s'", word);
     }
+}
+
+int mg_sweep_args_check(const mg_sweep_args *a, const char *cmd)
+{
+    if (a->pruned_only && !a->rules) return mg_cli_usage_error(cmd, "--pruned-only needs --rules");
+    if (a->cutoff > 0 && !a->rules)
+        return mg_cli_usage_error(cmd, "--cutoff needs --rules (its bar is the best kept "
+                                  "candidate)");
+    if (a->cutoff > 0 && a->pruned_only)
+        return mg_cli_usage_error(cmd, "--cutoff applies to pruned candidates; --pruned-only "
+                                  "simulates none");
+    return 0;
 }
 
 int mg_sweep_inputs_load(mg_sweep_inputs *in, const mg_sweep_args *a, mg_diag *d)
@@ -121,6 +140,7 @@ void mg_sweep_cfg_init(mg_sweep_cfg *cfg, const mg_sweep_inputs *in, const mg_sw
     cfg->rules = in->rules;
     cfg->id = in->id;
     cfg->pruned_only = a->pruned_only;
+    cfg->cutoff = a->cutoff;
     cfg->threads = a->threads;
     cfg->sample = a->sample;
     cfg->progress = a->progress;

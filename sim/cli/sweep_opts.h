@@ -16,6 +16,7 @@
 typedef struct mg_sweep_args {
     const char *cfg, *space, *rules;
     int pruned_only, threads, sample, progress;
+    double cutoff;             /* --cutoff F (0: none) */
 } mg_sweep_args;
 
 /* Defaults: threads = online CPUs, sample auto, progress when stderr is a
@@ -23,11 +24,17 @@ typedef struct mg_sweep_args {
 void mg_sweep_args_init(mg_sweep_args *a);
 
 /* Handle one shared option: 'c' --config, 's' --space, 'r' --rules,
- * 'P' --pruned-only, 'j' -j/--jobs, 'S' --sample, 'N' --no-progress; any
+ * 'P' --pruned-only, 'j' -j/--jobs, 'S' --sample, 'N' --no-progress,
+ * 'X' --cutoff; any
  * other c is an unknown option (`word` names it).  Returns 0, or 2 after
  * printing a usage error for cmd. */
 int mg_sweep_args_opt(mg_sweep_args *a, const char *cmd, int c, const char *arg,
                       const char *word);
+
+/* After the options: the combinations cmd cannot take (--pruned-only or
+ * --cutoff without --rules, --cutoff with --pruned-only).  Returns 0, or 2
+ * after printing a usage error. */
+int mg_sweep_args_check(const mg_sweep_args *a, const char *cmd);
 
 typedef struct mg_sweep_inputs {
     cJSON     *doc;            /* the config file as parsed */

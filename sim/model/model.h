@@ -69,6 +69,12 @@ typedef struct mg_sim_stats {
     uint32_t sample_positions;           /* grid-position classes examined */
     uint32_t sample_classes;             /* kinds of work group among them */
     double   sample_error;               /* estimated relative error of cycles */
+    /* opts.cycle_limit: 1 when the replay passed it and stopped there.  The
+     * kernel then takes more than cycle_limit cycles (exactly so for a full
+     * replay; for a sampled one the replayed cycles are compared, which the
+     * estimate exceeds but for its re-warming correction); cycles holds the
+     * limit and every other field is partial and meaningless. */
+    int      cut;
 } mg_sim_stats;
 
 /* Why a sampled simulation replayed everything (sample_note). */
@@ -99,6 +105,9 @@ enum { MG_SAMPLE_OFF = 0, MG_SAMPLE_AUTO = -1 };
 typedef struct mg_sim_opts {
     int quiet;                           /* no progress on a terminal */
     int sample;                          /* MG_SAMPLE_OFF, MG_SAMPLE_AUTO or N waves */
+    double cycle_limit;                  /* > 0: stop once the replay passes this many
+                                            cycles (launch overhead included); the
+                                            stats then say cut, nothing else */
 } mg_sim_opts;
 
 /* Replay every work group of src on dev.  Returns 0 with *st filled, or -1

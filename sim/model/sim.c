@@ -569,8 +569,18 @@ int mg_sim_run(const mg_device *dev, mg_trace_source *src, const mg_sim_opts *op
             progress = 1;
         }
     }
+    /* the cycle limit, in replay cycles (the launch overhead is added last) */
+    double limit = opts && opts->cycle_limit > 0
+                       ? opts->cycle_limit - dev->launch_overhead_s * dev->clock_hz : 0;
     while (s.nheap && !s.failed) {
         mg_warpi *w = heap_pop(&s);
+        if (limit > 0 && s.now > limit) {          /* passed the bar: stop here */
+            st->cut = 1;
+            st->cycles = opts->cycle_limit;
+            st->seconds = st->cycles / dev->clock_hz;
+            rc = 0;
+            goto out;
+        }
         if (s.heap[0].gen == w->gen && step(&s, w)) goto out;   /* else stale */
         heap_settle(&s);
     }

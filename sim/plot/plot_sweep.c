@@ -5,7 +5,7 @@
  * Input: a results file of `mgsim sweep -o` (JSON Lines, schema
  * mgsim-sweep/1, configs/README.md): a header line, then one record per
  * simulated candidate.  Records not "ok" (rejected by the generator or the
- * model) are counted, not drawn.  A torn last line (an interrupted sweep
+ * model, or "cut" by --cutoff) are counted, not drawn.  A torn last line (an interrupted sweep
  * that was not resumed) is skipped with a warning.
  *
  * Data written (times in microseconds):
@@ -15,7 +15,7 @@
  *   best.dat  block 0: the best overall, block 1: the best kept (either may
  *             be "NaN NaN NaN" when there is none): "index time rank"
  *   meta.gp   space, config, rules ('' when none), pruned_only, n, npruned,
- *             nkept, nfailed, size, logy, bestidx/besttime,
+ *             nkept, nfailed, ncut, cutoff (0: none), size, logy, bestidx/besttime,
  *             keptidx/kepttime (-1 when none), regret (-1 when undefined)
  */
 #include "plot/plot.h"
@@ -122,7 +122,7 @@ typedef struct sw_pt {
 
 typedef struct sw_ctx {
     sw_pt  *p;
-    size_t  n, cap, failed;
+    size_t  n, cap, failed, cut;
     int     rules;               /* the sweep had rules */
 } sw_ctx;
 
@@ -142,6 +142,10 @@ static int sw_record(void *vc, const cJSON *hdr, const cJSON *r, const char *whe
     if (mg_plot_get_num(r, "index", where, "$", &idx, d) ||
         mg_plot_get_str(r, "status", where, "$", &st, d))
         return -1;
+    if (!strcmp(st, "cut")) {                 /* --cutoff: slower than its bar */
+        c->cut++;
+        return 0;
+    }
     if (strcmp(st, "ok")) {
         c->failed++;
         return 0;
@@ -234,6 +238,9 @@ int mg_plot_prepare_sweep(mg_plot_job *job, int n, char **inputs, mg_diag *d)
     mg_plot_var_num(job, "npruned", c.rules ? (double)np : 0);
     mg_plot_var_num(job, "nkept", c.rules ? (double)nk : 0);
     mg_plot_var_num(job, "nfailed", (double)c.failed);
+    mg_plot_var_num(job, "ncut", (double)c.cut);
+    const cJSON *co = cJSON_GetObjectItemCaseSensitive(hdr, "cutoff");
+    mg_plot_var_num(job, "cutoff", cJSON_IsNumber(co) ? co->valuedouble : 0);
     mg_plot_var_num(job, "logy", c.p[c.n - 1].us > 10 * c.p[0].us);
     mg_plot_var_num(job, "bestidx", c.p[0].index);
     mg_plot_var_num(job, "besttime", c.p[0].us);
@@ -241,7 +248,8 @@ int mg_plot_prepare_sweep(mg_plot_job *job, int n, char **inputs, mg_diag *d)
     mg_plot_var_num(job, "kepttime", bk != (size_t)-1 ? c.p[bk].us : -1);
     mg_plot_var_num(job, "regret", bk != (size_t)-1 ? c.p[bk].us / c.p[0].us - 1 : -1);
     snprintf(job->summary, sizeof job->summary, "sweep of %zu candidates (%zu kept, %zu "
-             "pruned, %zu rejected)", c.n, c.rules ? nk : c.n, c.rules ? np : 0, c.failed);
+             "pruned, %zu rejected, %zu cut)", c.n, c.rules ? nk : c.n, c.rules ? np : 0,
+             c.failed, c.cut);
     rc = 0;
 done:
     if (s && mg_plot_data_close(job, s, "s.dat", d)) rc = -1;

@@ -197,7 +197,7 @@ void mg_memo_put(mg_memo *m, const char *key, const mg_sweep_rec *r)
     pthread_mutex_lock(&m->mu);
     entry *e = find(m->tab, m->cap, key, h);
     if (e->key && e->state == PENDING) {
-        if (r->ok) {
+        if (r->ok || r->cut) {                  /* a cut too: twins share the bar */
             e->rec = *r;
             e->rec.schedule = e->rec.reason = NULL;
             e->state = DONE;

@@ -46,7 +46,8 @@ int mg_memo_key(const mg_schedule *s, const char *canon, char *key, size_t n);
  * no memory). */
 int mg_memo_get(mg_memo *m, const char *key, int nowait, mg_sweep_rec *r);
 
-/* Settle a key claimed by mg_memo_get: store r's result when r->ok, else
+/* Settle a key claimed by mg_memo_get: store r's result when r->ok or
+ * r->cut (a memo serves one cycle limit: twins share their shape's), else
  * mark it abandoned (its waiters simulate for themselves).  Wakes them. */
 void mg_memo_put(mg_memo *m, const char *key, const mg_sweep_rec *r);
 

@@ -14,6 +14,17 @@
  * thread count.  The producer waits while W slots are in flight, which
  * bounds memory and what an interrupt can lose.
  *
+ * With a cutoff F, pass 2 runs twice.  Phase A simulates only the kept
+ * candidates (those not on file) and holds their records in memory, in
+ * candidate order, adding them to the summary: every shape's best kept is
+ * then known, from them and from the file.  Phase B goes over everything
+ * left in candidate order: a kept candidate's slot is filled from phase A
+ * (no simulation), a pruned one is simulated with a cycle limit of F times
+ * its shape's best kept (none when the shape has no kept candidate).  The
+ * bar depends only on the inputs and the kept candidates' results, never
+ * on the thread count or on where a resumed file stopped.  Each phase has
+ * its own memo (a copied result must have met the same limit).
+ *
  * Shared state is the ring, the counters, the output stream and the
  * summary, all under one mutex.  The generator, the model and cJSON keep
  * no mutable global state (their scratch buffers are _Thread_local).
@@ -37,6 +48,8 @@ typedef struct slot {
     uint64_t     index;
     unsigned     fired;
     int          ready;
+    int          counted;             /* rec came from phase A: on the summary already */
+    double       limit;               /* cycle limit (0: none) */
     mg_sweep_rec rec;
 } slot;
 
@@ -58,6 +71,10 @@ typedef struct engine {
     uint64_t        W, next_push, next_take, next_write;
     int             prod_done, fatal;
     mg_memo        *memo;             /* identical simulations done once */
+    /* --cutoff: 0 without; 1 phase A (kept candidates into ktab); 2 phase B */
+    int             phase;
+    mg_sweep_rec   *ktab;             /* phase A's records, in candidate order */
+    uint64_t        nk, capk, kcur;   /* held; room; next one phase B takes */
     double          t0, t_sim, last_draw;       /* start; pass 2's start */
 } engine;
 
@@ -194,12 +211,36 @@ static void timed_wait(pthread_cond_t *cv, pthread_mutex_t *mu)
     pthread_cond_timedwait(cv, mu, &t);
 }
 
+/* Move r into phase A's table (r is left empty).  -1 on OOM. */
+static int ktab_push(engine *e, mg_sweep_rec *r)
+{
+    if (e->nk == e->capk) {
+        uint64_t cap = e->capk ? 2 * e->capk : 256;
+        mg_sweep_rec *p = realloc(e->ktab, cap * sizeof *p);
+        if (!p) {
+            mg_diag_error(e->d, "out of memory");
+            return -1;
+        }
+        e->ktab = p;
+        e->capk = cap;
+    }
+    e->ktab[e->nk++] = *r;                           /* the strings move with it */
+    r->schedule = r->reason = NULL;
+    return 0;
+}
+
 /* Write every record that is next in order.  Called with the lock held. */
 static void flush_ready(engine *e)
 {
     while (e->next_write < e->next_take && e->ring[e->next_write % e->W].ready) {
         slot *s = &e->ring[e->next_write % e->W];
-        if (e->out && !e->fatal) {
+        if (!s->counted) {
+            mg_sweep_sum_add(e->sum, &s->rec);
+            e->sum->ran++;
+        }
+        if (e->phase == 1) {                        /* held for phase B, not written */
+            if (ktab_push(e, &s->rec)) e->fatal = 1;
+        } else if (e->out && !e->fatal) {
             char *line = mg_sweep_rec_line(&s->rec);
             if (!line || fputs(line, e->out) < 0 || fflush(e->out)) {
                 mg_diag_error(e->d, "%s: write failed", e->cfg->results);
@@ -207,8 +248,6 @@ static void flush_ready(engine *e)
             }
             free(line);
         }
-        mg_sweep_sum_add(e->sum, &s->rec);
-        e->sum->ran++;
         mg_sweep_rec_free(&s->rec);
         free(s->words);
         memset(s, 0, sizeof *s);
@@ -227,7 +266,8 @@ static int run_slot(engine *e, const slot *s, int nowait, mg_sweep_rec *r)
     r->index = s->index;
     r->has_rules = e->cfg->rules != NULL;
     r->fired = s->fired;
-    if (mg_sweep_simulate(e->cfg->dev, s->words, e->cfg->sample, e->memo, nowait, r)) return 1;
+    if (mg_sweep_simulate(e->cfg->dev, s->words, e->cfg->sample, s->limit, e->memo, nowait, r))
+        return 1;
     r->index = s->index;
     r->has_rules = e->cfg->rules != NULL;
     r->fired = s->fired;
@@ -255,11 +295,16 @@ static void *worker(void *p)
             timed_wait(&e->cv_work, &e->mu);
         if (e->fatal || stopped(e) || e->next_take == e->next_push) break;
         slot *s = &e->ring[e->next_take++ % e->W];
+        if (s->ready) {                             /* filled from phase A */
+            flush_ready(e);
+            continue;
+        }
         pthread_mutex_unlock(&e->mu);
         mg_sweep_rec r;
         if (run_slot(e, s, 1, &r)) {
             pthread_mutex_lock(&e->mu);
-            slot *t = e->next_take < e->next_push && !e->fatal && !stopped(e)
+            slot *t = e->next_take < e->next_push && !e->fatal && !stopped(e) &&
+                              !e->ring[e->next_take % e->W].ready
                           ? &e->ring[e->next_take++ % e->W] : NULL;
             pthread_mutex_unlock(&e->mu);
             if (t) {
@@ -279,12 +324,25 @@ static void *worker(void *p)
     return NULL;
 }
 
+/* Phase B's cycle limit for a pruned candidate: cutoff x the best kept of
+ * its shape (of the whole space without shape knobs, or past the groups
+ * counted); 0 when there is none.  Called with the lock held (the summary
+ * is final for kept records by then). */
+static double bar_cycles(engine *e, const char *words)
+{
+    const mg_sweep_group *g = mg_sweep_group_of(e->sum, words, 0);
+    const mg_sweep_best *b = g ? &g->best_kept : &e->sum->best_kept;
+    if (e->sum->nshape_keys && !g) return 0;         /* a shape past the groups counted */
+    if (!b->valid) return 0;
+    return e->cfg->cutoff * b->seconds * e->cfg->dev->clock_hz;
+}
+
 static int visit2(void *p, const mg_space_cand *c)
 {
     engine *e = p;
     unsigned m = e->mask[c->index];
-    if ((m & MASK_DONE) || (e->cfg->pruned_only && m)) return 0;
-    if (e->next_push == e->sum->todo) return 1;           /* --limit reached */
+    if ((m & MASK_DONE) || (e->cfg->pruned_only && m) || (e->phase == 1 && m)) return 0;
+    if (e->phase != 1 && e->next_push == e->sum->todo) return 1;     /* --limit reached */
     char buf[1200];
     char *words = sim_words(e, c, buf, sizeof buf) ? NULL : strdup(buf);
     pthread_mutex_lock(&e->mu);
@@ -305,6 +363,21 @@ static int visit2(void *p, const mg_space_cand *c)
     s->index = c->index;
     s->fired = m;
     s->ready = 0;
+    s->counted = 0;
+    s->limit = 0;
+    if (e->phase == 2 && !m) {                  /* kept: phase A's record */
+        if (e->kcur == e->nk || e->ktab[e->kcur].index != c->index) {
+            mg_diag_error(e->d, "internal: candidate %" PRIu64 " missing from phase A",
+                          c->index);
+            e->fatal = 1;
+        } else {
+            s->rec = e->ktab[e->kcur];
+            memset(&e->ktab[e->kcur++], 0, sizeof s->rec);
+            s->ready = s->counted = 1;
+        }
+    } else if (e->phase == 2) {
+        s->limit = bar_cycles(e, words);
+    }
     pthread_cond_signal(&e->cv_work);
     pthread_mutex_unlock(&e->mu);
     return 0;
@@ -315,6 +388,8 @@ static int run_pass2(engine *e)
     int nt = e->cfg->threads < 1 ? 1 : e->cfg->threads;
     if ((uint64_t)nt > e->sum->todo) nt = (int)e->sum->todo;
     if (nt == 0) return 0;
+    e->next_push = e->next_take = e->next_write = 0;
+    e->prod_done = 0;
     e->W = 16 * (uint64_t)nt + 16;
     e->ring = calloc(e->W, sizeof *e->ring);
     e->memo = mg_memo_new();
@@ -351,7 +426,7 @@ static int run_pass2(engine *e)
     }
     free(e->ring);
     free(tid);
-    e->sum->copied = mg_memo_hits(e->memo);
+    e->sum->copied += mg_memo_hits(e->memo);
     mg_memo_free(e->memo);
     e->memo = NULL;
     pthread_cond_destroy(&e->cv_space);
@@ -371,6 +446,7 @@ int mg_sweep_run(const mg_sweep_cfg *cfg, mg_sweep_sum *sum, mg_diag *d)
     e.t0 = now_s();
     sum->id = cfg->id;
     sum->id.pruned_only = cfg->pruned_only;
+    sum->id.cutoff = cfg->rules && !cfg->pruned_only && !cfg->limit ? cfg->cutoff : 0;
     sum->id.sample = cfg->sample;
     sum->has_rules = cfg->rules != NULL;
     mg_sweep_sum_shapes(sum, cfg->space);
@@ -403,7 +479,14 @@ int mg_sweep_run(const mg_sweep_cfg *cfg, mg_sweep_sum *sum, mg_diag *d)
     sum->limit = cfg->limit;
     if (cfg->limit && sum->todo > cfg->limit) sum->todo = cfg->limit;
     e.t_sim = now_s();
-    if (run_pass2(&e)) goto out;
+    if (sum->id.cutoff > 0) {
+        e.phase = 1;
+        if (run_pass2(&e)) goto out;
+        e.phase = 2;
+        if (!stopped(&e) && run_pass2(&e)) goto out;
+    } else if (run_pass2(&e)) {
+        goto out;
+    }
     sum->interrupted = stopped(&e) && sum->ran < sum->todo;
     if (cfg->progress && sum->todo) draw(&e, 1);
     rc = 0;
@@ -415,5 +498,7 @@ out:
     }
     mg_sweep_done_free(&e.done);
     free(e.mask);
+    for (uint64_t i = e.kcur; i < e.nk; i++) mg_sweep_rec_free(&e.ktab[i]);
+    free(e.ktab);
     return rc;
 }

@@ -54,21 +54,26 @@ typedef struct mg_sweep_rec {
     int      sample_used;         /* part of the launch was extrapolated */
     uint64_t wgs_simulated, wgs_total;
     double   sample_error;        /* estimated relative error of cycles */
+    /* --cutoff: not simulated to the end (ok is 0, reason NULL) because it
+     * passed the bar; the kernel takes more than cut_cycles / cut_seconds */
+    int      cut;
+    double   cut_cycles, cut_seconds;
 } mg_sweep_rec;
 
 void mg_sweep_rec_free(mg_sweep_rec *r);
 
 /* Simulate one candidate: parse `words` ("op key=value ..."), generate,
  * replay on dev with the given sampling.  Never fails as a whole: a
- * rejection lands in r->ok = 0 with a reason.  With memo (may be NULL), a
+ * rejection lands in r->ok = 0 with a reason.  With cycle_limit > 0 a
+ * replay that passes that many cycles stops there: r->cut = 1.  With memo (may be NULL), a
  * candidate whose model key (mg_memo.h) was simulated before copies that
  * result, and a new result is stored.  With nowait, a key another thread
  * is simulating right now returns 1 at once, r untouched (call again
  * later); otherwise the call waits for it.  Returns 0 when r is filled.
  * Thread-safe (dev is read only, the memo locks). */
 struct mg_memo;
-int mg_sweep_simulate(const mg_device *dev, const char *words, int sample, struct mg_memo *memo,
-                      int nowait, mg_sweep_rec *r);
+int mg_sweep_simulate(const mg_device *dev, const char *words, int sample, double cycle_limit,
+                      struct mg_memo *memo, int nowait, mg_sweep_rec *r);
 
 /* One record as one line of JSON (with '\n'); caller frees.  NULL on OOM. */
 char *mg_sweep_rec_line(const mg_sweep_rec *r);
@@ -83,6 +88,7 @@ typedef struct mg_sweep_ident {
     char     rules[64], rules_hash[24];      /* "" when no rules */
     int      sample;                         /* MG_SAMPLE_* or N */
     int      pruned_only;
+    double   cutoff;                         /* --cutoff F (0: none) */
     uint64_t size;                           /* members of the space */
 } mg_sweep_ident;
 
@@ -120,7 +126,7 @@ typedef struct mg_sweep_best {
 
 typedef struct mg_sweep_group {
     char     shape[64];
-    uint64_t size, kept, done, failed;
+    uint64_t size, kept, done, failed, cut;
     mg_sweep_best best, best_kept;
 } mg_sweep_group;
 
@@ -135,7 +141,9 @@ typedef struct mg_sweep_sum {
     uint64_t todo;                            /* to simulate (left when resuming) */
     uint64_t total;                           /* records a complete sweep has */
     uint64_t limit;                           /* --limit (0: none) */
-    uint64_t done, resumed, failed;           /* records seen; from the file; not ok */
+    uint64_t done, resumed, failed;           /* records seen; from the file; rejected */
+    uint64_t cut;                             /* records cut at the bar (--cutoff) */
+    double   cut_floor;                       /* the lowest bar a record was cut at (s) */
     uint64_t sampled;                         /* records extrapolated from a sample */
     double   sample_error_max;
     uint64_t sample_error_ppb;                /* summed in 1e-9 units (order independent) */
@@ -178,6 +186,10 @@ typedef struct mg_sweep_cfg {
     const mg_rules  *rules;         /* NULL: no pruning */
     mg_sweep_ident   id;            /* names and hashes; size is filled in */
     int              pruned_only;   /* simulate only the kept candidates */
+    double           cutoff;        /* > 0 (needs rules, not pruned_only, no limit):
+                                       simulate the kept candidates first, then stop
+                                       each pruned one once it is cutoff x slower
+                                       than the best kept of its shape */
     int              threads;       /* >= 1 */
     uint64_t         limit;         /* simulate at most this many now (0: all) */
     int              sample;
@@ -188,7 +200,8 @@ typedef struct mg_sweep_cfg {
     volatile sig_atomic_t *stop;    /* set (by a signal handler) to stop early */
 } mg_sweep_cfg;
 
-/* Run a sweep into *sum.  Returns 0 (sum->interrupted when *stop was set:
+/* Run a sweep into *sum (sim/MODEL.md and configs/README.md say what
+ * --cutoff does to it).  Returns 0 (sum->interrupted when *stop was set:
  * records so far are on file), or -1 with the problem in d: an unreadable
  * or foreign results file (use restart), a write error. */
 int mg_sweep_run(const mg_sweep_cfg *cfg, mg_sweep_sum *sum, mg_diag *d);

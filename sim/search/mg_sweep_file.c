@@ -109,9 +109,18 @@ static void header_mismatch(const char *path, const char *have, const char *want
             cJSON_free(b);
             break;
         }
+        for (const cJSON *k = h->child; k; k = k->next) {    /* a field only the file has */
+            if (cJSON_GetObjectItemCaseSensitive(w, k->string)) continue;
+            char *a = cJSON_PrintUnformatted(k);
+            snprintf(what, sizeof what, "it is another sweep's: %s is %s in the file, missing "
+                     "now", k->string, a ? a : "?");
+            cJSON_free(a);
+            break;
+        }
     }
-    mg_diag_error(d, "%s: %s; resume needs the same config, space, rules, --sample and "
-                  "--pruned-only (use --restart to overwrite it, or another -o)", path, what);
+    mg_diag_error(d, "%s: %s; resume needs the same config, space, rules, --sample, "
+                  "--pruned-only and --cutoff (use --restart to overwrite it, or another -o)",
+                  path, what);
     cJSON_Delete(h);
     cJSON_Delete(w);
     mg_diag_free(&e);

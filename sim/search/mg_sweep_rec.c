@@ -51,8 +51,8 @@ static int split_words(char *buf, char **w)
     return n;
 }
 
-int mg_sweep_simulate(const mg_device *dev, const char *words, int sample, mg_memo *memo,
-                      int nowait, mg_sweep_rec *r)
+int mg_sweep_simulate(const mg_device *dev, const char *words, int sample, double cycle_limit,
+                      mg_memo *memo, int nowait, mg_sweep_rec *r)
 {
     int deferred = 0;
     r->ok = 0;
@@ -98,9 +98,16 @@ int mg_sweep_simulate(const mg_device *dev, const char *words, int sample, mg_me
     mg_sim_opts so = {0};
     so.quiet = 1;
     so.sample = sample;
+    so.cycle_limit = cycle_limit;
     mg_sim_stats st;
     if (mg_sim_run(dev, &src, &so, &st, &d)) {
         reject(r, words, mg_diag_first(&d));
+        goto out;
+    }
+    if (st.cut) {                                /* slower than the bar: no figures */
+        r->cut = 1;
+        r->cut_cycles = st.cycles;
+        r->cut_seconds = st.seconds;
         goto out;
     }
     mg_roofline rf;
@@ -202,8 +209,11 @@ char *mg_sweep_rec_line(const mg_sweep_rec *r)
         puts_(&b, "]");
     }
     put_key(&b, "status");
-    put_str(&b, r->ok ? "ok" : "rejected");
-    if (!r->ok) {
+    put_str(&b, r->ok ? "ok" : r->cut ? "cut" : "rejected");
+    if (r->cut) {
+        put_num(&b, "cycles_over", r->cut_cycles);
+        put_num(&b, "seconds_over", r->cut_seconds);
+    } else if (!r->ok) {
         put_key(&b, "reason");
         put_str(&b, r->reason ? r->reason : "");
     } else {
@@ -302,6 +312,14 @@ int mg_sweep_rec_parse(const char *line, mg_sweep_rec *r, char *err, size_t errl
         rc = 0;
         goto out;
     }
+    if (!strcmp(st->valuestring, "cut")) {
+        r->cut = 1;
+        if (get_num(o, "cycles_over", &r->cut_cycles, err, errlen) ||
+            get_num(o, "seconds_over", &r->cut_seconds, err, errlen))
+            goto out;
+        rc = 0;
+        goto out;
+    }
     if (strcmp(st->valuestring, "ok")) { snprintf(err, errlen, "$.status: unknown"); goto out; }
     r->ok = 1;
     if (get_num(o, "cycles", &r->cycles, err, errlen) ||
@@ -375,6 +393,7 @@ char *mg_sweep_header_line(const mg_sweep_ident *id)
     put_str(&b, mg_sweep_sample_str(id->sample, smp, sizeof smp));
     put_key(&b, "pruned_only");
     puts_(&b, id->pruned_only ? "true" : "false");
+    if (id->cutoff > 0) put_num(&b, "cutoff", id->cutoff);    /* absent without --cutoff */
     put_num(&b, "size", (double)id->size);
     puts_(&b, "}\n");
     if (b.oom) { free(b.p); return NULL; }

@@ -83,7 +83,8 @@ static void group_add(mg_sweep_sum *s, const mg_sweep_rec *r, int kept)
     if (!g) return;
     g->done++;
     if (!r->ok) {
-        g->failed++;
+        if (r->cut) g->cut++;
+        else g->failed++;
         return;
     }
     if (!g->best.valid || faster(r->seconds, r->index, g->best.seconds, g->best.index))
@@ -97,6 +98,11 @@ void mg_sweep_sum_add(mg_sweep_sum *s, const mg_sweep_rec *r)
 {
     s->done++;
     group_add(s, r, !r->has_rules || !r->fired);
+    if (r->cut) {
+        s->cut++;
+        if (s->cut == 1 || r->cut_seconds < s->cut_floor) s->cut_floor = r->cut_seconds;
+        return;
+    }
     if (!r->ok) {
         s->failed++;
         return;
@@ -139,6 +145,16 @@ int mg_sweep_top_kept(const mg_sweep_sum *s)
     int n = 0;
     for (int i = 0; i < s->ntop; i++) n += s->top[i].kept;
     return comparable(s) ? n : -1;
+}
+
+/* Are the fastest listed the fastest of all?  Only a cut record could be
+ * missing, and each is slower than its bar: the list is complete when it
+ * is full and its last is no slower than the lowest bar, or when it holds
+ * every record that was not cut. */
+static int top_complete(const mg_sweep_sum *s)
+{
+    if (!s->cut) return 1;
+    return s->ntop == MG_SWEEP_TOP && s->top[s->ntop - 1].seconds <= s->cut_floor;
 }
 
 static double mean_error(const mg_sweep_sum *s)
@@ -232,7 +248,12 @@ void mg_sweep_sum_print(const mg_sweep_sum *s, FILE *f)
         fprintf(f, "rules       none\n");
     }
     fprintf(f, "simulated   %" PRIu64 "%s, %" PRIu64 " rejected by the generator or the model\n",
-            s->done - s->failed, s->id.pruned_only ? " (kept candidates only)" : "", s->failed);
+            s->done - s->failed - s->cut, s->id.pruned_only ? " (kept candidates only)" : "",
+            s->failed);
+    if (s->id.cutoff > 0)
+        fprintf(f, "cutoff      %g x the best kept: %" PRIu64 " pruned candidates stopped at "
+                "that bar (the lowest %.3f us)\n", s->id.cutoff, s->cut,
+                s->cut ? s->cut_floor * 1e6 : 0.0);
     fprintf(f, "sampling    %s", mg_sweep_sample_str(s->id.sample, smp, sizeof smp));
     if (s->sampled)
         fprintf(f, ": %" PRIu64 " extrapolated from a sample, estimated error mean %.2f%%, "
@@ -250,7 +271,8 @@ void mg_sweep_sum_print(const mg_sweep_sum *s, FILE *f)
         double rg = mg_sweep_regret(s);
         if (isnan(rg)) fprintf(f, "regret      n/a\n");
         else fprintf(f, "regret      %.2f%% (best kept / best overall - 1)\n", 100.0 * rg);
-        fprintf(f, "top-10      %d of the %d fastest are kept\n", mg_sweep_top_kept(s), s->ntop);
+        fprintf(f, "top-10      %d of the %d fastest are kept%s\n", mg_sweep_top_kept(s), s->ntop,
+                top_complete(s) ? "" : " (cut candidates may be faster than the last listed)");
     }
     print_groups(s, f);
     if (!s->ntop) return;
@@ -297,8 +319,15 @@ cJSON *mg_sweep_sum_json(const mg_sweep_sum *s)
     cJSON_AddNumberToObject(j, "invalid", (double)s->invalid);
     cJSON_AddNumberToObject(j, "size", (double)s->id.size);
     cJSON_AddNumberToObject(j, "to_simulate", (double)s->total);
-    cJSON_AddNumberToObject(j, "simulated", (double)(s->done - s->failed));
+    cJSON_AddNumberToObject(j, "simulated", (double)(s->done - s->failed - s->cut));
     cJSON_AddNumberToObject(j, "rejected", (double)s->failed);
+    if (s->id.cutoff > 0) {
+        cJSON_AddNumberToObject(j, "cutoff", s->id.cutoff);
+        cJSON_AddNumberToObject(j, "cut", (double)s->cut);
+        if (s->cut) cJSON_AddNumberToObject(j, "cut_floor_seconds", s->cut_floor);
+        else cJSON_AddNullToObject(j, "cut_floor_seconds");
+        cJSON_AddBoolToObject(j, "top_complete", top_complete(s));
+    }
     cJSON_AddNumberToObject(j, "sampled", (double)s->sampled);
     cJSON_AddNumberToObject(j, "sample_error_mean", mean_error(s));
     cJSON_AddNumberToObject(j, "sample_error_max", s->sample_error_max);
@@ -326,7 +355,8 @@ cJSON *mg_sweep_sum_json(const mg_sweep_sum *s)
             cJSON_AddStringToObject(o, "shape", g->shape);
             cJSON_AddNumberToObject(o, "size", (double)g->size);
             if (s->has_rules) cJSON_AddNumberToObject(o, "kept", (double)g->kept);
-            cJSON_AddNumberToObject(o, "simulated", (double)(g->done - g->failed));
+            cJSON_AddNumberToObject(o, "simulated", (double)(g->done - g->failed - g->cut));
+            if (s->id.cutoff > 0) cJSON_AddNumberToObject(o, "cut", (double)g->cut);
             cJSON_AddItemToObject(o, "best", mg_sweep_best_json(&g->best));
             if (s->has_rules) cJSON_AddItemToObject(o, "best_kept", mg_sweep_best_json(&g->best_kept));
             double grg = group_regret(s, g);

@@ -42,7 +42,7 @@ static mg_sim_stats sim(const char *line, int sample)
         if (!mg_schedule_parse(w[1], n - 2, w + 2, &s, &d) && !mg_gen_prepare(g, &s, &d)) {
             mg_gen_stream gs;
             mg_trace_source src = mg_gen_source(&gs, g);
-            mg_sim_opts o = {1, sample};
+            mg_sim_opts o = {.quiet = 1, .sample = sample};
             if (mg_sim_run(dev, &src, &o, &st, &d)) st.cycles = -1;
         }
     }

@@ -3,7 +3,7 @@
  * after an interrupt (torn last line included) equal to an uninterrupted
  * sweep, foreign and damaged results files refused, records that read back
  * exactly, what-if variants that really change the config, and a what-if
- * whose base equals a plain sweep.  On the tiny space of the golden tests
+ * whose base equals a plain sweep, and --cutoff.  On the tiny space of the golden tests
  * (36 candidates of a small conv1x1, well under a second). */
 #include <CUnit/CUnit.h>
 #include <math.h>
@@ -277,7 +277,7 @@ static void test_record_roundtrip(void)
     r.has_rules = 1;
     r.fired = 1u << MG_RULE_WARP;
     mg_sweep_simulate(&fx.dev, "conv2d H=8 W=8 Cin=32 Cout=32 K=1 tile=1x4 wg=8,8,1 "
-                      "layout=image storage=fp16 compute=fp16", MG_SAMPLE_AUTO, NULL, 0, &r);
+                      "layout=image storage=fp16 compute=fp16", MG_SAMPLE_AUTO, 0, NULL, 0, &r);
     CU_ASSERT_EQUAL_FATAL(r.ok, 1);
     CU_ASSERT_TRUE(r.seconds > 0 && r.gflops > 0 && r.bound_gflops >= r.gflops * 0.999);
     char *line = mg_sweep_rec_line(&r), err[200];
@@ -295,7 +295,7 @@ static void test_record_roundtrip(void)
     /* a candidate the generator rejects is a record with its reason */
     memset(&r, 0, sizeof r);
     mg_sweep_simulate(&fx.dev, "conv2d H=8 W=8 Cin=32 Cout=32 K=1 tile=1x4 wg=3000,1,1",
-                      MG_SAMPLE_AUTO, NULL, 0, &r);
+                      MG_SAMPLE_AUTO, 0, NULL, 0, &r);
     CU_ASSERT_EQUAL(r.ok, 0);
     CU_ASSERT_TRUE(r.reason && *r.reason);
     line = mg_sweep_rec_line(&r);
@@ -322,7 +322,7 @@ static int plan_sim(const char *sched, mg_gen *g, mg_sim_stats *st)
     mg_diag_init(&d);
     mg_gen_stream gs;
     mg_trace_source src = mg_gen_source(&gs, g);
-    mg_sim_opts o = {1, MG_SAMPLE_OFF};
+    mg_sim_opts o = {.quiet = 1, .sample = MG_SAMPLE_OFF};
     int rc = mg_sim_run(&fx.dev, &src, &o, st, &d);
     if (rc) fprintf(stderr, "\n  %s: %s", sched, mg_diag_first(&d));
     mg_diag_free(&d);
@@ -387,11 +387,11 @@ static void test_memo(void)
     memset(&ra, 0, sizeof ra);
     memset(&rb, 0, sizeof rb);
     memset(&rn, 0, sizeof rn);
-    mg_sweep_simulate(&fx.dev, a, MG_SAMPLE_AUTO, m, 0, &ra);
+    mg_sweep_simulate(&fx.dev, a, MG_SAMPLE_AUTO, 0, m, 0, &ra);
     CU_ASSERT_EQUAL(mg_memo_hits(m), 0);
-    mg_sweep_simulate(&fx.dev, b, MG_SAMPLE_AUTO, m, 0, &rb);
+    mg_sweep_simulate(&fx.dev, b, MG_SAMPLE_AUTO, 0, m, 0, &rb);
     CU_ASSERT_EQUAL(mg_memo_hits(m), 1);
-    mg_sweep_simulate(&fx.dev, b, MG_SAMPLE_AUTO, NULL, 0, &rn);     /* no memo */
+    mg_sweep_simulate(&fx.dev, b, MG_SAMPLE_AUTO, 0, NULL, 0, &rn);     /* no memo */
     CU_ASSERT_EQUAL_FATAL(ra.ok && rb.ok && rn.ok, 1);
     CU_ASSERT_PTR_NOT_NULL(strstr(rb.schedule, "unroll=4"));       /* its own words */
     char *lb = mg_sweep_rec_line(&rb), *ln = mg_sweep_rec_line(&rn);
@@ -402,7 +402,7 @@ static void test_memo(void)
     mg_sweep_rec rc;
     memset(&rc, 0, sizeof rc);
     mg_sweep_simulate(&fx.dev, "conv2d H=8 W=8 Cin=32 Cout=32 K=1 tile=1x4 wg=4,8,1 "
-                      "layout=image storage=fp16 compute=fp16 unroll=4", MG_SAMPLE_AUTO, m, 0, &rc);
+                      "layout=image storage=fp16 compute=fp16 unroll=4", MG_SAMPLE_AUTO, 0, m, 0, &rc);
     CU_ASSERT_EQUAL(mg_memo_hits(m), 1);
     /* keys: the inert word goes, nothing else */
     mg_schedule s;
@@ -494,6 +494,138 @@ static void test_variants(void)
 
 /* `mgsim whatif` with an x1 variant: the base and that variant are the
  * plain sweep's best; a smaller texture L1 changes the pruning. */
+/* Line k (0: the header) of file p, in a static buffer ("" past the end). */
+static const char *line_of(const char *p, int k)
+{
+    static char buf[4096];
+    size_t len;
+    char *x = slurp(p, &len);
+    const char *at = x ? x : "";
+    for (int n = 0; n < k && at; n++) {
+        at = strchr(at, '\n');
+        if (at) at++;
+    }
+    size_t n = at ? strcspn(at, "\n") : 0;
+    if (n >= sizeof buf) n = sizeof buf - 1;
+    memcpy(buf, at ? at : "", n);
+    buf[n] = 0;
+    free(x);
+    return buf;
+}
+
+static int sweep_cut(const char *results, int threads, double cutoff, int restart,
+                     mg_sweep_sum *sum, mg_diag *d)
+{
+    mg_sweep_cfg c;
+    memset(&c, 0, sizeof c);
+    c.dev = &fx.dev;
+    c.space = &fx.sp;
+    c.rules = &fx.rules;
+    c.id = fx.id;
+    c.threads = threads;
+    c.sample = MG_SAMPLE_AUTO;
+    c.results = results;
+    c.restart = restart;
+    c.cutoff = cutoff;
+    return mg_sweep_run(&c, sum, d);
+}
+
+/* --cutoff: the replay stops at the limit (and only past it); a sweep with
+ * the tightest bar (1.0) cuts some pruned candidates, each truly slower
+ * than its bar, leaves every other record as the plain sweep wrote it, and
+ * keeps best, best kept and regret; -j1 = -j3; resume = uninterrupted; the
+ * header names the cutoff, so a plain resume of its file is refused. */
+static void test_cutoff(void)
+{
+    /* the model: a limit under the kernel's time cuts, one over it does not */
+    mg_diag d;
+    mg_diag_init(&d);
+    mg_schedule sc;
+    const char *w[] = {"H=8", "W=8", "Cin=32", "Cout=32", "K=1", "tile=1x4", "wg=2,2,4",
+                       "layout=buffer", "storage=fp16", "compute=fp16", "warp=64"};
+    CU_ASSERT_EQUAL_FATAL(mg_schedule_parse("conv2d", 11, (char **)w, &sc, &d), 0);
+    mg_gen *g = calloc(1, sizeof *g);
+    mg_sim_stats full, lo, hi;
+    double limits[2];
+    for (int k = 0; k < 3; k++) {
+        CU_ASSERT_EQUAL_FATAL(mg_gen_prepare(g, &sc, &d), 0);
+        mg_gen_stream gs;
+        mg_trace_source src = mg_gen_source(&gs, g);
+        mg_sim_opts o = {.quiet = 1, .cycle_limit = k ? limits[k - 1] : 0};
+        CU_ASSERT_EQUAL(mg_sim_run(&fx.dev, &src, &o, k == 0 ? &full : k == 1 ? &lo : &hi, &d), 0);
+        mg_gen_free(g);
+        if (k == 0) {
+            limits[0] = 0.5 * full.cycles;
+            limits[1] = full.cycles * (1 + 1e-9);
+        }
+    }
+    free(g);
+    CU_ASSERT_EQUAL(full.cut, 0);
+    CU_ASSERT_EQUAL(lo.cut, 1);
+    CU_ASSERT_EQUAL(lo.cycles, limits[0]);
+    CU_ASSERT_EQUAL(hi.cut, 0);
+    CU_ASSERT_EQUAL(hi.cycles, full.cycles);
+    CU_ASSERT_EQUAL(hi.lv[MG_LV_L2].bytes, full.lv[MG_LV_L2].bytes);
+
+    mg_sweep_sum *s = calloc(1, sizeof *s), *t = calloc(1, sizeof *t);
+    CU_ASSERT_EQUAL_FATAL(sweep_cut(path("c1.jsonl"), 1, 1.0, 1, s, &d), 0);
+    CU_ASSERT_EQUAL_FATAL(sweep_cut(path("c3.jsonl"), 3, 1.0, 1, t, &d), 0);
+    CU_ASSERT_TRUE(same_file(path("c1.jsonl"), path("c3.jsonl")));
+    CU_ASSERT_TRUE(s->cut > 0 && s->cut <= ref.done - ref.kept);
+    CU_ASSERT_EQUAL(s->done, 36);
+    CU_ASSERT_EQUAL(s->best.index, ref.best.index);
+    CU_ASSERT_EQUAL(s->best_kept.index, ref.best_kept.index);
+    CU_ASSERT_EQUAL(mg_sweep_regret(s), mg_sweep_regret(&ref));
+    CU_ASSERT_PTR_NOT_NULL(strstr(line_of(path("c1.jsonl"), 0), "\"cutoff\":1,"));
+    int cut = 0, same = 0;
+    for (int k = 1; k <= 36; k++) {
+        char a[4096];
+        snprintf(a, sizeof a, "%s", line_of(path("j1.jsonl"), k));
+        const char *b = line_of(path("c1.jsonl"), k);
+        if (!strstr(b, "\"status\":\"cut\"")) {
+            same += !strcmp(a, b);
+            continue;
+        }
+        char err[200];
+        mg_sweep_rec ra, rb;
+        CU_ASSERT_EQUAL_FATAL(mg_sweep_rec_parse(a, &ra, err, sizeof err), 0);
+        CU_ASSERT_EQUAL_FATAL(mg_sweep_rec_parse(b, &rb, err, sizeof err), 0);
+        CU_ASSERT_TRUE(rb.cut && !rb.ok && ra.ok && ra.fired);      /* only pruned ones */
+        CU_ASSERT_TRUE(ra.seconds > rb.cut_seconds);                /* truly over the bar */
+        CU_ASSERT_DOUBLE_EQUAL(rb.cut_seconds, ref.best_kept.seconds, 1e-15);
+        char *again = mg_sweep_rec_line(&rb);
+        CU_ASSERT_EQUAL(strncmp(again, b, strlen(b)), 0);           /* reads back exactly */
+        free(again);
+        mg_sweep_rec_free(&ra);
+        mg_sweep_rec_free(&rb);
+        cut++;
+    }
+    CU_ASSERT_EQUAL(cut, (int)s->cut);
+    CU_ASSERT_EQUAL(same + cut, 36);
+    /* resume from a cut-short file equals the uninterrupted sweep */
+    size_t len;
+    char *x = slurp(path("c1.jsonl"), &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(x);
+    size_t at = 0;
+    for (int n = 0; n < 13; n++) at = (size_t)(strchr(x + at, '\n') - x) + 1;
+    write_bytes(path("c2.jsonl"), x, at + 20);
+    free(x);
+    memset(t, 0, sizeof *t);
+    CU_ASSERT_EQUAL_FATAL(sweep_cut(path("c2.jsonl"), 2, 1.0, 0, t, &d), 0);
+    CU_ASSERT_EQUAL(t->resumed, 12);
+    CU_ASSERT_TRUE(same_file(path("c1.jsonl"), path("c2.jsonl")));
+    char *ts = sum_text(s), *tt = sum_text(t);
+    CU_ASSERT_STRING_EQUAL(ts, tt);
+    free(ts);
+    free(tt);
+    /* the same file resumed without --cutoff is another sweep's */
+    CU_ASSERT_EQUAL(sweep(path("c2.jsonl"), 1, MG_SAMPLE_AUTO, 0, 0, t, &d), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(mg_diag_first(&d), "cutoff"));
+    free(s);
+    free(t);
+    mg_diag_free(&d);
+}
+
 static void test_whatif_base(void)
 {
     const char *out = path("whatif.json");
@@ -535,5 +667,6 @@ int add_sweep_suite(void)
            !CU_add_test(s, "trace-inert knobs change no simulation", test_trace_inert) ||
            !CU_add_test(s, "memo copies identical simulations", test_memo) ||
            !CU_add_test(s, "device variants", test_variants) ||
-           !CU_add_test(s, "whatif base equals the sweep", test_whatif_base);
+           !CU_add_test(s, "whatif base equals the sweep", test_whatif_base) ||
+           !CU_add_test(s, "cutoff: exact bests, cut records, -j, resume", test_cutoff);
 }
