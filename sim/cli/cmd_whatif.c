@@ -94,11 +94,15 @@ static void print_text(const report *r, FILE *f)
 {
     const mg_sweep_sum *b = r->base;
     int kept_cols = b->has_rules && !b->id.pruned_only;
-    char smp[32], cell[64];
+    char smp[32], cell[64], how[64];
+    if (b->id.cutoff > 0)
+        snprintf(how, sizeof how, "pruned candidates cut at %g x the best kept", b->id.cutoff);
+    else
+        snprintf(how, sizeof how, "%s", b->id.pruned_only ? "kept candidates simulated"
+                                                          : "every candidate simulated");
     fprintf(f, "whatif      %s on %s (variants of it), rules %s, sampling %s, %s\n", b->id.space,
             b->id.config, b->has_rules ? b->id.rules : "none",
-            mg_sweep_sample_str(b->id.sample, smp, sizeof smp),
-            b->id.pruned_only ? "kept candidates simulated" : "every candidate simulated");
+            mg_sweep_sample_str(b->id.sample, smp, sizeof smp), how);
     int w[MAX_VARY];
     for (int k = 0; k < r->nvary; k++) {
         w[k] = (int)strlen(r->vary[k].key);
@@ -164,8 +168,9 @@ static cJSON *sum_json(const mg_sweep_sum *s)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "size", (double)s->id.size);
-    cJSON_AddNumberToObject(o, "simulated", (double)(s->done - s->failed));
+    cJSON_AddNumberToObject(o, "simulated", (double)(s->done - s->failed - s->cut));
     cJSON_AddNumberToObject(o, "rejected", (double)s->failed);
+    if (s->id.cutoff > 0) cJSON_AddNumberToObject(o, "cut", (double)s->cut);
     if (s->has_rules) {
         cJSON_AddNumberToObject(o, "kept", (double)s->kept);
         cJSON_AddNumberToObject(o, "reduction_pct", s->id.size ? 100.0 * (double)(s->id.size -
@@ -191,6 +196,7 @@ static cJSON *report_json(const report *r)
     else cJSON_AddNullToObject(j, "rules");
     cJSON_AddStringToObject(j, "sample", mg_sweep_sample_str(b->id.sample, smp, sizeof smp));
     cJSON_AddBoolToObject(j, "pruned_only", b->id.pruned_only);
+    if (b->id.cutoff > 0) cJSON_AddNumberToObject(j, "cutoff", b->id.cutoff);
     cJSON *va = cJSON_AddArrayToObject(j, "vary");
     for (int k = 0; k < r->nvary; k++) {
         cJSON *o = cJSON_CreateObject();
