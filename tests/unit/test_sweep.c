@@ -69,9 +69,10 @@ static char *path(const char *name)
     return p[k];
 }
 
-/* Run a sweep of the tiny space; returns mg_sweep_run's status. */
-static int sweep(const char *results, int threads, int sample, int pruned_only, int restart,
-                 mg_sweep_sum *sum, mg_diag *d)
+/* Run a sweep of the tiny space (cutoff 0: none); returns mg_sweep_run's
+ * status. */
+static int sweep_with(const char *results, int threads, int sample, int pruned_only,
+                      int restart, double cutoff, mg_sweep_sum *sum, mg_diag *d)
 {
     mg_sweep_cfg c;
     memset(&c, 0, sizeof c);
@@ -84,7 +85,14 @@ static int sweep(const char *results, int threads, int sample, int pruned_only, 
     c.sample = sample;
     c.results = results;
     c.restart = restart;
+    c.cutoff = cutoff;
     return mg_sweep_run(&c, sum, d);
+}
+
+static int sweep(const char *results, int threads, int sample, int pruned_only, int restart,
+                 mg_sweep_sum *sum, mg_diag *d)
+{
+    return sweep_with(results, threads, sample, pruned_only, restart, 0, sum, d);
 }
 
 static char *slurp(const char *p, size_t *len)
@@ -513,23 +521,6 @@ static const char *line_of(const char *p, int k)
     return buf;
 }
 
-static int sweep_cut(const char *results, int threads, double cutoff, int restart,
-                     mg_sweep_sum *sum, mg_diag *d)
-{
-    mg_sweep_cfg c;
-    memset(&c, 0, sizeof c);
-    c.dev = &fx.dev;
-    c.space = &fx.sp;
-    c.rules = &fx.rules;
-    c.id = fx.id;
-    c.threads = threads;
-    c.sample = MG_SAMPLE_AUTO;
-    c.results = results;
-    c.restart = restart;
-    c.cutoff = cutoff;
-    return mg_sweep_run(&c, sum, d);
-}
-
 /* --cutoff: the replay stops at the limit (and only past it); a sweep with
  * the tightest bar (1.0) cuts some pruned candidates, each truly slower
  * than its bar, leaves every other record as the plain sweep wrote it, and
@@ -568,8 +559,8 @@ static void test_cutoff(void)
     CU_ASSERT_EQUAL(hi.lv[MG_LV_L2].bytes, full.lv[MG_LV_L2].bytes);
 
     mg_sweep_sum *s = calloc(1, sizeof *s), *t = calloc(1, sizeof *t);
-    CU_ASSERT_EQUAL_FATAL(sweep_cut(path("c1.jsonl"), 1, 1.0, 1, s, &d), 0);
-    CU_ASSERT_EQUAL_FATAL(sweep_cut(path("c3.jsonl"), 3, 1.0, 1, t, &d), 0);
+    CU_ASSERT_EQUAL_FATAL(sweep_with(path("c1.jsonl"), 1, MG_SAMPLE_AUTO, 0, 1, 1.0, s, &d), 0);
+    CU_ASSERT_EQUAL_FATAL(sweep_with(path("c3.jsonl"), 3, MG_SAMPLE_AUTO, 0, 1, 1.0, t, &d), 0);
     CU_ASSERT_TRUE(same_file(path("c1.jsonl"), path("c3.jsonl")));
     CU_ASSERT_TRUE(s->cut > 0 && s->cut <= ref.done - ref.kept);
     CU_ASSERT_EQUAL(s->done, 36);
@@ -611,7 +602,7 @@ static void test_cutoff(void)
     write_bytes(path("c2.jsonl"), x, at + 20);
     free(x);
     memset(t, 0, sizeof *t);
-    CU_ASSERT_EQUAL_FATAL(sweep_cut(path("c2.jsonl"), 2, 1.0, 0, t, &d), 0);
+    CU_ASSERT_EQUAL_FATAL(sweep_with(path("c2.jsonl"), 2, MG_SAMPLE_AUTO, 0, 0, 1.0, t, &d), 0);
     CU_ASSERT_EQUAL(t->resumed, 12);
     CU_ASSERT_TRUE(same_file(path("c1.jsonl"), path("c2.jsonl")));
     char *ts = sum_text(s), *tt = sum_text(t);
