@@ -120,6 +120,7 @@ typedef struct mg_sim {
     int      failed;
     struct mg_sampler *smp;     /* sampled simulation (sample.h); NULL: off */
     struct mg_texlayout *tex;   /* mem.c: each image's layout (hdr->n_images) */
+    int      l2_line_sh, buf_l1_line_sh;   /* mem.c: log2 of the lines, -1: not a power of 2 */
 } mg_sim;
 
 /* occupancy.c: how many warps of a work group fit an SP at once by
