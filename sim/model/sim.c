@@ -26,18 +26,27 @@ static int before(const mg_event *a, const mg_event *b)
     return a->ready < b->ready || (a->ready == b->ready && a->seq < b->seq);
 }
 
+/* before(), computed without branches (bitwise, not short-circuit): which
+ * child of a node is earlier is a coin toss to a branch predictor. */
+static inline size_t before_nb(const mg_event *a, const mg_event *b)
+{
+    return (size_t)((a->ready < b->ready) | ((a->ready == b->ready) & (a->seq < b->seq)));
+}
+
 /* Put e at index i (a hole) or below it, the subtrees under i being heaps. */
 static void sift_down(mg_sim *s, size_t i, mg_event e)
 {
+    mg_event *h = s->heap;
+    size_t n = s->nheap;
     for (;;) {
         size_t c = 2 * i + 1;
-        if (c >= s->nheap) break;
-        if (c + 1 < s->nheap && before(&s->heap[c + 1], &s->heap[c])) c++;
-        if (!before(&s->heap[c], &e)) break;
-        s->heap[i] = s->heap[c];
+        if (c + 1 < n) c += before_nb(&h[c + 1], &h[c]);
+        else if (c >= n) break;
+        if (!before(&h[c], &e)) break;
+        h[i] = h[c];
         i = c;
     }
-    s->heap[i] = e;
+    h[i] = e;
 }
 
 /* While the top warp is being stepped (s->top_out) it stays in heap[0],
