@@ -218,9 +218,35 @@ static inline int lru_index_one(mg_cache *c, mg_cache_slot *slot, uint32_t *inde
     return 0;
 }
 
+/* One access of a scanned LRU cache (under MG_CACHE_INDEX_WAYS ways: no
+ * filter, no index) to id, as mg_cache_access_any() but counting nothing
+ * (the caller counts).  Returns 1 on a hit. */
+__attribute__((always_inline))
+static inline int lru_scan_one(mg_cache *c, uint64_t id)
+{
+    uint32_t set = mg_cache_set(c, id);
+    mg_cache_slot *t = c->slot + (size_t)set * c->ways;
+    uint32_t n = c->fill[set];
+    for (uint32_t w = 0; w < n; w++) {
+        if (t[w].tag == id) {
+            mg_cache_lru_touch(t, &c->head[set], w);
+            return 1;
+        }
+    }
+    t[mg_cache_lru_way(c, set, t, &c->head[set])].tag = id;
+    return 0;
+}
+
 uint32_t mg_cache_access_all(mg_cache *c, const uint64_t *ids, uint32_t n, uint32_t *miss)
 {
     uint32_t nm = 0;
+    if (c->lru && !c->index && !c->fp) {
+        for (uint32_t i = 0; i < n; i++)
+            if (!lru_scan_one(c, ids[i])) miss[nm++] = i;
+        c->hits += n - nm;
+        c->misses += nm;
+        return nm;
+    }
     if (c->index && c->lru) {
         mg_cache_slot *slot = c->slot;
         uint32_t *index = c->index, ways = c->ways;
