@@ -101,7 +101,8 @@ static inline void index_insert(mg_cache *c, uint64_t id, uint32_t s)
  * (mg_cache_lru_way() on the set's slots and head). */
 static uint32_t lru_fill_way(mg_cache *c, uint32_t set)
 {
-    return mg_cache_lru_way(c, set, c->slot + (uint64_t)set * c->ways, &c->head[set]);
+    return mg_cache_lru_way(c->ways, &c->fill[set], c->slot + (uint64_t)set * c->ways,
+                            &c->head[set]);
 }
 
 /* (cache.h) The way lru_fill_way() picks, unlinked from its old line's
@@ -233,7 +234,7 @@ static inline int lru_scan_one(mg_cache *c, uint64_t id)
             return 1;
         }
     }
-    t[mg_cache_lru_way(c, set, t, &c->head[set])].tag = id;
+    t[mg_cache_lru_way(c->ways, &c->fill[set], t, &c->head[set])].tag = id;
     return 0;
 }
 
@@ -267,9 +268,12 @@ uint32_t mg_cache_access_all(mg_cache *c, const uint64_t *ids, uint32_t n, uint3
     }
     mg_cache_slot *slot = c->slot;               /* one set (cache.h): no set hash */
     uint8_t *fp = c->fp;
-    uint16_t *head = c->head;
+    uint32_t ways = c->ways, fill = c->fill[0];  /* in locals: the slots' stores cannot */
+    uint16_t head = c->head[0];                  /* alias them (registers, not memory) */
     for (uint32_t i = 0; i < n; i++)
-        if (!mg_cache_fp_lru(c, 0, slot, fp, head, ids[i])) miss[nm++] = i;
+        if (!mg_cache_fp_lru(ways, &fill, slot, fp, &head, ids[i])) miss[nm++] = i;
+    c->fill[0] = fill;
+    c->head[0] = head;
     c->hits += n - nm;
     c->misses += nm;
     return nm;
