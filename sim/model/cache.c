@@ -253,6 +253,13 @@ uint32_t mg_cache_access_all(mg_cache *c, const uint64_t *ids, uint32_t n, uint3
         uint32_t *index = c->index, ways = c->ways;
         uint16_t *head = c->head;
         int shift = c->index_shift;
+        /* a first pass only prefetches: each id's bucket and the slot it
+         * leads to (a hint: the lookups below may change the chains), so
+         * the lookups' loads overlap instead of waiting one after another */
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t e = index[(ids[i] * 0xff51afd7ed558ccdull) >> shift];
+            if (e) __builtin_prefetch(&slot[e - 1]);
+        }
         for (uint32_t i = 0; i < n; i++)
             if (!lru_index_one(c, slot, index, shift, head, ways, mg_cache_set(c, ids[i]),
                                ids[i]))
