@@ -622,6 +622,15 @@ int mg_sim_run(const mg_device *dev, mg_trace_source *src, const mg_sim_opts *op
     }
     while (s.nheap && !s.failed) {
         mg_warpi *w = heap_pop(&s);
+        /* the next warp to step is the earlier child of the top (or w
+         * again): fetch both children's warps while w is stepped (with
+         * hundreds of warps, their state is rarely in cache) */
+        if (s.nheap > 2) {
+            __builtin_prefetch(s.heap[1].w);
+            __builtin_prefetch((const char *)s.heap[1].w + 64);
+            __builtin_prefetch(s.heap[2].w);
+            __builtin_prefetch((const char *)s.heap[2].w + 64);
+        }
         if (s.heap[0].gen == w->gen && step(&s, w)) goto out;   /* else stale */
         heap_settle(&s);
     }
