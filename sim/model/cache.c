@@ -101,7 +101,8 @@ static inline void index_insert(mg_cache *c, uint64_t id, uint32_t s)
  * (mg_cache_lru_way() on the set's slots and head). */
 static uint32_t lru_fill_way(mg_cache *c, uint32_t set)
 {
-    return mg_cache_lru_way(c, set, c->slot + (uint64_t)set * c->ways, &c->head[set]);
+    return mg_cache_lru_way(c->ways, &c->fill[set], c->slot + (uint64_t)set * c->ways,
+                            &c->head[set]);
 }
 
 /* (cache.h) The way lru_fill_way() picks, unlinked from its old line's
@@ -218,14 +219,47 @@ static inline int lru_index_one(mg_cache *c, mg_cache_slot *slot, uint32_t *inde
     return 0;
 }
 
+/* One access of a scanned LRU cache (under MG_CACHE_INDEX_WAYS ways: no
+ * filter, no index) to id, as mg_cache_access_any() but counting nothing
+ * (the caller counts).  Returns 1 on a hit. */
+__attribute__((always_inline))
+static inline int lru_scan_one(mg_cache *c, uint64_t id)
+{
+    uint32_t set = mg_cache_set(c, id);
+    mg_cache_slot *t = c->slot + (size_t)set * c->ways;
+    uint32_t n = c->fill[set];
+    for (uint32_t w = 0; w < n; w++) {
+        if (t[w].tag == id) {
+            mg_cache_lru_touch(t, &c->head[set], w);
+            return 1;
+        }
+    }
+    t[mg_cache_lru_way(c->ways, &c->fill[set], t, &c->head[set])].tag = id;
+    return 0;
+}
+
 uint32_t mg_cache_access_all(mg_cache *c, const uint64_t *ids, uint32_t n, uint32_t *miss)
 {
     uint32_t nm = 0;
+    if (c->lru && !c->index && !c->fp) {
+        for (uint32_t i = 0; i < n; i++)
+            if (!lru_scan_one(c, ids[i])) miss[nm++] = i;
+        c->hits += n - nm;
+        c->misses += nm;
+        return nm;
+    }
     if (c->index && c->lru) {
         mg_cache_slot *slot = c->slot;
         uint32_t *index = c->index, ways = c->ways;
         uint16_t *head = c->head;
         int shift = c->index_shift;
+        /* a first pass only prefetches: each id's bucket and the slot it
+         * leads to (a hint: the lookups below may change the chains), so
+         * the lookups' loads overlap instead of waiting one after another */
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t e = index[(ids[i] * 0xff51afd7ed558ccdull) >> shift];
+            if (e) __builtin_prefetch(&slot[e - 1]);
+        }
         for (uint32_t i = 0; i < n; i++)
             if (!lru_index_one(c, slot, index, shift, head, ways, mg_cache_set(c, ids[i]),
                                ids[i]))
@@ -241,9 +275,12 @@ uint32_t mg_cache_access_all(mg_cache *c, const uint64_t *ids, uint32_t n, uint3
     }
     mg_cache_slot *slot = c->slot;               /* one set (cache.h): no set hash */
     uint8_t *fp = c->fp;
-    uint16_t *head = c->head;
+    uint32_t ways = c->ways, fill = c->fill[0];  /* in locals: the slots' stores cannot */
+    uint16_t head = c->head[0];                  /* alias them (registers, not memory) */
     for (uint32_t i = 0; i < n; i++)
-        if (!mg_cache_fp_lru(c, 0, slot, fp, head, ids[i])) miss[nm++] = i;
+        if (!mg_cache_fp_lru(ways, &fill, slot, fp, &head, ids[i])) miss[nm++] = i;
+    c->fill[0] = fill;
+    c->head[0] = head;
     c->hits += n - nm;
     c->misses += nm;
     return nm;

@@ -212,15 +212,17 @@ static inline void mg_cache_lru_touch(mg_cache_slot *s, uint16_t *head, uint32_t
     *head = (uint16_t)w;           /* (the least recent way: only the head moves) */
 }
 
-/* The way an LRU miss in `set` (slots s, most recent way *head) fills,
- * made the most recent: the first invalid way, joining the recency list
- * before the head, else the least recent (the head's previous). */
-static inline uint32_t mg_cache_lru_way(mg_cache *c, uint32_t set, mg_cache_slot *s,
+/* The way an LRU miss in a set of `ways` ways (slots s, *fill valid ways,
+ * most recent way *head) fills, made the most recent: the first invalid
+ * way, joining the recency list before the head, else the least recent
+ * (the head's previous).  (fill and head may point to a caller's locals:
+ * a loop over many ids keeps them in registers.) */
+static inline uint32_t mg_cache_lru_way(uint32_t ways, uint32_t *fill, mg_cache_slot *s,
                                         uint16_t *head)
 {
     uint32_t h = *head, w;
-    if (c->fill[set] < c->ways) {
-        w = c->fill[set]++;
+    if (*fill < ways) {
+        w = (*fill)++;
         if (w == 0) {
             s[0].prev = s[0].next = 0;
         } else {
@@ -237,21 +239,21 @@ static inline uint32_t mg_cache_lru_way(mg_cache *c, uint32_t set, mg_cache_slot
     return w;
 }
 
-/* One access of a filtered LRU cache to line id in `set`, whose slots are
- * s, filter bytes f and most recent way *head, counting nothing (the
- * caller counts): a hit becomes the most recent way, a miss fills
- * mg_cache_lru_way()'s.  Returns 1 on a hit. */
+/* One access of a filtered LRU set of `ways` ways to line id, whose slots
+ * are s, filter bytes f, valid ways *fill and most recent way *head,
+ * counting nothing (the caller counts): a hit becomes the most recent way,
+ * a miss fills mg_cache_lru_way()'s.  Returns 1 on a hit. */
 __attribute__((always_inline))
-static inline int mg_cache_fp_lru(mg_cache *c, uint32_t set, mg_cache_slot *s, uint8_t *f,
+static inline int mg_cache_fp_lru(uint32_t ways, uint32_t *fill, mg_cache_slot *s, uint8_t *f,
                                   uint16_t *head, uint64_t id)
 {
     uint64_t pat = mg_cache_fp(id);
-    uint32_t w = mg_cache_fp_find(f, s, c->fill[set], c->ways, pat, id);
-    if (w < c->ways) {
+    uint32_t w = mg_cache_fp_find(f, s, *fill, ways, pat, id);
+    if (w < ways) {
         mg_cache_lru_touch(s, head, w);
         return 1;
     }
-    w = mg_cache_lru_way(c, set, s, head);
+    w = mg_cache_lru_way(ways, fill, s, head);
     s[w].tag = id;
     mg_cache_fp_set(f, w, pat);
     return 0;
@@ -267,7 +269,8 @@ static inline int mg_cache_access(mg_cache *c, uint64_t id)
     uint32_t set = mg_cache_set(c, id);
     mg_cache_slot *s = c->slot + (size_t)set * c->ways;
     if (c->fp) {
-        int hit = mg_cache_fp_lru(c, set, s, c->fp + (size_t)set * c->fpw, &c->head[set], id);
+        int hit = mg_cache_fp_lru(c->ways, &c->fill[set], s, c->fp + (size_t)set * c->fpw,
+                                  &c->head[set], id);
         if (hit) c->hits++;
         else c->misses++;
         return hit;

@@ -141,10 +141,26 @@ static const mg_texlayout *tex_map_of(const mg_sim *s, const mg_rec *r)
     return &s->tex[r->obj < s->hdr->n_images ? r->obj : 0];
 }
 
-/* Buffer bytes [a, a+w) of object obj in `space` -> line ids of size line. */
-static uint32_t buf_ids(uint64_t space, int64_t a, uint32_t w, int64_t line, uint64_t *ids)
+/* log2 of v when v is a power of two, else -1 (lines and blocks of a real
+ * config are powers of two: their ids are then shifts, not divisions). */
+static int log2_or_neg(int64_t v)
 {
-    uint64_t first = (uint64_t)a / (uint64_t)line, last = (uint64_t)(a + w - 1) / (uint64_t)line;
+    return v > 0 && !(v & (v - 1)) ? __builtin_ctzll((uint64_t)v) : -1;
+}
+
+/* x / d for unsigned x, by a shift when sh = log2(d) >= 0. */
+static inline uint64_t div_sh(uint64_t x, uint64_t d, int sh)
+{
+    return sh >= 0 ? x >> sh : x / d;
+}
+
+/* Buffer bytes [a, a+w) of object obj in `space` -> line ids of size line
+ * (sh: log2_or_neg(line)). */
+static uint32_t buf_ids(uint64_t space, int64_t a, uint32_t w, int64_t line, int sh,
+                        uint64_t *ids)
+{
+    uint64_t first = div_sh((uint64_t)a, (uint64_t)line, sh);
+    uint64_t last = div_sh((uint64_t)(a + w - 1), (uint64_t)line, sh);
     uint32_t n = 0;
     for (uint64_t x = first; x <= last && n < 4; x++) ids[n++] = space | x;
     return n;
@@ -157,8 +173,9 @@ static uint32_t lookup_blocks(const mg_rec *r, const uint8_t *ln, uint32_t nl, i
 {
     uint64_t b[MAX_IDS];
     uint32_t n = 0;
+    int sh = log2_or_neg(block);
     for (uint32_t k = 0; k < nl && n + 4 <= MAX_IDS; k++)
-        n += buf_ids(0, r->a[ln[k]], r->width, block, b + n);
+        n += buf_ids(0, r->a[ln[k]], r->width, block, sh, b + n);
     return uniq(b, n);
 }
 
@@ -214,18 +231,20 @@ double mg_mem_access(mg_sim *s, int sp, const mg_rec *r, const uint8_t *ln, uint
                                : (uint64_t)(r->obj + 1) << 56;
         int via_l1 = dev->buffer_path == MG_BUF_VIA_L1;
         int64_t line = via_l1 ? dev->buf_l1.line : dev->l2.line;
+        int sh = via_l1 ? s->buf_l1_line_sh : s->l2_line_sh, l2sh = s->l2_line_sh;
         if (act <= MAX_IDS / 4) {        /* the cap below cannot bind: distinct lanes */
             for (uint32_t k = 0; k < nl; k++)
-                n += buf_ids(space, r->a[ln[k]], r->width, line, ids + n);
+                n += buf_ids(space, r->a[ln[k]], r->width, line, sh, ids + n);
         } else {
             for (unsigned l = 0; l < r->lanes && n + 4 <= MAX_IDS; l++)
-                if (mg_rec_active(r, l)) n += buf_ids(space, r->a[l], r->width, line, ids + n);
+                if (mg_rec_active(r, l))
+                    n += buf_ids(space, r->a[l], r->width, line, sh, ids + n);
         }
         n = uniq(ids, n);
         if (via_l1 && !store) {
             for (uint32_t i = 0; i < n; i++)
-                l2ids[i] = space | ((ids[i] & 0xffffffffffffull) * (uint64_t)line /
-                                    (uint64_t)dev->l2.line);
+                l2ids[i] = space | div_sh((ids[i] & 0xffffffffffffull) * (uint64_t)line,
+                                          (uint64_t)dev->l2.line, l2sh);
             /* one lookup_bytes block per cycle (NVIDIA: 128 B lines) */
             double busy = bytes;
             if (dev->buf_l1_lookup_bytes > 0)
@@ -238,8 +257,8 @@ double mg_mem_access(mg_sim *s, int sp, const mg_rec *r, const uint8_t *ln, uint
             t = mg_pipe_take(&p->buf, t, bytes) + bytes / p->buf.per_cycle;
             st->lv[MG_LV_BUF_L1].bytes += bytes;
             for (uint32_t i = 0; i < n; i++)
-                ids[i] = space | ((ids[i] & 0xffffffffffffull) * (uint64_t)line /
-                                  (uint64_t)dev->l2.line);
+                ids[i] = space | div_sh((ids[i] & 0xffffffffffffull) * (uint64_t)line,
+                                        (uint64_t)dev->l2.line, l2sh);
             n = uniq(ids, n);
             return l2_path(s, ids, n, bytes, t, NULL);
         }
@@ -274,6 +293,8 @@ int mg_mem_init(mg_sim *s)
         mg_texlayout_init(&s->tex[i], dev, s->hdr->images[i].texel_bytes, i);
         mg_texlayout_set_width(&s->tex[i], s->hdr->images[i].width);
     }
+    s->l2_line_sh = log2_or_neg(dev->l2.line);
+    s->buf_l1_line_sh = log2_or_neg(dev->buf_l1.line);
     if (cache_from_cfg(&s->l2, &dev->l2, 7)) return -1;
     s->l2bw.per_cycle = dev->l2.bandwidth / clk;
     s->drambw.per_cycle = dev->dram_bandwidth / clk;

@@ -12,6 +12,7 @@
 #include "model/sim_internal.h"
 #include "model/sample.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,18 +27,27 @@ static int before(const mg_event *a, const mg_event *b)
     return a->ready < b->ready || (a->ready == b->ready && a->seq < b->seq);
 }
 
+/* before(), computed without branches (bitwise, not short-circuit): which
+ * child of a node is earlier is a coin toss to a branch predictor. */
+static inline size_t before_nb(const mg_event *a, const mg_event *b)
+{
+    return (size_t)((a->ready < b->ready) | ((a->ready == b->ready) & (a->seq < b->seq)));
+}
+
 /* Put e at index i (a hole) or below it, the subtrees under i being heaps. */
 static void sift_down(mg_sim *s, size_t i, mg_event e)
 {
+    mg_event *h = s->heap;
+    size_t n = s->nheap;
     for (;;) {
         size_t c = 2 * i + 1;
-        if (c >= s->nheap) break;
-        if (c + 1 < s->nheap && before(&s->heap[c + 1], &s->heap[c])) c++;
-        if (!before(&s->heap[c], &e)) break;
-        s->heap[i] = s->heap[c];
+        if (c + 1 < n) c += before_nb(&h[c + 1], &h[c]);
+        else if (c >= n) break;
+        if (!before(&h[c], &e)) break;
+        h[i] = h[c];
         i = c;
     }
-    s->heap[i] = e;
+    h[i] = e;
 }
 
 /* While the top warp is being stepped (s->top_out) it stays in heap[0],
@@ -148,21 +158,62 @@ static int dispatch(mg_sim *s, int sp, mg_wgi *g, double t)
 
 static void wg_free(mg_wgi *g)
 {
-    for (uint32_t i = 0; g->warps && i < g->n_warps; i++) free(g->warps[i].rec);
+    for (uint32_t i = 0; g->warps && i < g->warps_cap; i++) free(g->warps[i].rec);
     mg_trace_wg_free(&g->tw);
     free(g->warps);
     free(g);
 }
 
-/* Fetch the next work group from the source into a new mg_wgi; NULL at the
- * end of the trace or on error (s->failed). */
+/* Keep finished work group g for fetch() to reuse (s->spare, a list
+ * through next): its trace's arrays, its warps and their record buffers
+ * keep their capacity, so the next group neither grows them again nor
+ * zeroes kilobytes of warp state per warp. */
+static void wg_recycle(mg_sim *s, mg_wgi *g)
+{
+    g->next = s->spare;
+    s->spare = g;
+}
+
+/* Make g->warps[0 .. n) fresh warps, as calloc'ed ones with a record
+ * buffer each, reusing the ones g holds.  A warp's gen goes on counting
+ * (never back to a value an event of its former work group carried).
+ * Returns 0, -1 on OOM. */
+static int warps_reset(mg_wgi *g, uint32_t n)
+{
+    if (n > g->warps_cap) {
+        mg_warpi *a = realloc(g->warps, n * sizeof *a);
+        if (!a) return -1;
+        memset(a + g->warps_cap, 0, (n - g->warps_cap) * sizeof *a);
+        g->warps = a;
+        g->warps_cap = n;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        mg_warpi *w = &g->warps[i];
+        mg_rec *r = w->rec;
+        uint32_t gen = w->gen + 1;
+        memset(w, 0, offsetof(mg_warpi, loads));   /* (loads: only [0 .. nloads) is read) */
+        w->gen = gen;
+        w->rec = r ? r : malloc(sizeof *w->rec);
+        if (!w->rec) return -1;
+    }
+    return 0;
+}
+
+/* Fetch the next work group from the source into an mg_wgi (a spare one
+ * when there is one); NULL at the end of the trace or on error
+ * (s->failed). */
 static mg_wgi *fetch(mg_sim *s)
 {
     if (s->src_done) return NULL;
     if (s->smp && mg_sample_fetch(s)) { s->failed = 1; return NULL; }
-    mg_wgi *g = calloc(1, sizeof *g);
-    if (!g) { s->failed = 1; return NULL; }
-    mg_trace_wg_init(&g->tw);
+    mg_wgi *g = s->spare;
+    if (g) {
+        s->spare = g->next;
+    } else {
+        g = calloc(1, sizeof *g);
+        if (!g) { s->failed = 1; return NULL; }
+        mg_trace_wg_init(&g->tw);
+    }
     g->tw.want_recs = 1;       /* in-memory producers skip encoding */
     int rc = s->src->next_wg(s->src->self, &g->tw, s->d);
     if (rc <= 0) {
@@ -172,18 +223,18 @@ static mg_wgi *fetch(mg_sim *s)
         return NULL;
     }
     g->n_warps = g->tw.n_warps;
-    g->warps = calloc(g->n_warps ? g->n_warps : 1, sizeof *g->warps);
-    if (!g->warps) { s->failed = 1; wg_free(g); return NULL; }
+    if (warps_reset(g, g->n_warps ? g->n_warps : 1)) { s->failed = 1; wg_free(g); return NULL; }
     for (uint32_t i = 0; i < g->n_warps; i++) {
         mg_warpi *w = &g->warps[i];
         w->wg = g;
         w->index = i;
         w->seq = s->seq++;
-        w->rec = malloc(sizeof *w->rec);
-        if (!w->rec) { s->failed = 1; wg_free(g); return NULL; }
         mg_trace_cursor_init(&w->cur, &g->tw, i);
         w->cur.distinct_only = 1;   /* mem.c reads only mg_rec_distinct_lanes() */
     }
+    g->group = g->active = g->at_barrier = 0;
+    g->barrier_max = 0;
+    g->prev = g->next = NULL;
     uint32_t gw = mg_occ_group_warps(s);
     g->group_warps = gw < g->n_warps ? gw : g->n_warps;
     g->n_groups = g->group_warps ? (g->n_warps + g->group_warps - 1) / g->group_warps
@@ -229,7 +280,7 @@ static int wg_done(mg_sim *s, mg_wgi *g, double t)
     else s->live = g->next;
     if (g->next) g->next->prev = g->prev;
     if (s->smp && mg_sample_done(s, g, t)) { wg_free(g); return -1; }
-    wg_free(g);
+    wg_recycle(s, g);
     return fill_sp(s, sp, t);
 }
 
@@ -581,6 +632,15 @@ int mg_sim_run(const mg_device *dev, mg_trace_source *src, const mg_sim_opts *op
             rc = 0;
             goto out;
         }
+        /* the next warp to step is the earlier child of the top (or w
+         * again): fetch both children's warps while w is stepped (with
+         * hundreds of warps, their state is rarely in cache) */
+        if (s.nheap > 2) {
+            __builtin_prefetch(s.heap[1].w);
+            __builtin_prefetch((const char *)s.heap[1].w + 64);
+            __builtin_prefetch(s.heap[2].w);
+            __builtin_prefetch((const char *)s.heap[2].w + 64);
+        }
         if (s.heap[0].gen == w->gen && step(&s, w)) goto out;   /* else stale */
         heap_settle(&s);
     }
@@ -608,7 +668,12 @@ int mg_sim_run(const mg_device *dev, mg_trace_source *src, const mg_sim_opts *op
 out:
     if (rc && !mg_diag_failed(d)) mg_diag_error(d, "%s: simulation failed", h->kernel);
     if (pend) wg_free(pend);
-    while (s.live) {           /* work groups still resident after an error */
+    while (s.spare) {
+        mg_wgi *x = s.spare;
+        s.spare = x->next;
+        wg_free(x);
+    }
+    while (s.live) {           /* work groups still resident after an error or a cut */
         mg_wgi *x = s.live;
         s.live = x->next;
         wg_free(x);

@@ -67,7 +67,8 @@ typedef struct mg_wgi {
     mg_trace_wg tw;             /* this work group's records (owned) */
     int      sp;
     uint32_t n_warps;
-    mg_warpi *warps;
+    mg_warpi *warps;            /* warps_cap entries, the first n_warps in use */
+    uint32_t warps_cap;
     uint32_t group_warps;       /* warps resident at once */
     uint32_t group, n_groups;   /* current occupancy group */
     uint32_t active;            /* warps of the current group not done */
@@ -115,11 +116,13 @@ typedef struct mg_sim {
     uint64_t seq;
     mg_wgi **pending;           /* work groups fetched, not yet dispatched */
     mg_wgi  *live;              /* dispatched work groups, for cleanup */
+    mg_wgi  *spare;             /* finished work groups, for reuse (sim.c, wg_recycle) */
     int      src_done;
     double   now;
     int      failed;
     struct mg_sampler *smp;     /* sampled simulation (sample.h); NULL: off */
     struct mg_texlayout *tex;   /* mem.c: each image's layout (hdr->n_images) */
+    int      l2_line_sh, buf_l1_line_sh;   /* mem.c: log2 of the lines, -1: not a power of 2 */
 } mg_sim;
 
 /* occupancy.c: how many warps of a work group fit an SP at once by
