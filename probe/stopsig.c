@@ -5,9 +5,15 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 static _Atomic(volatile sig_atomic_t *) target;
+static pthread_t waiter_thread;
+static int waiter_up;
+
+/* The waiter's own signal to end (sent by stop_waiter at exit). */
+#define MGP_STOP_QUIT SIGUSR2
 
 static void *waiter(void *arg)
 {
@@ -15,11 +21,21 @@ static void *waiter(void *arg)
     for (;;) {
         int sig;
         if (sigwait(set, &sig)) continue;
+        if (sig == MGP_STOP_QUIT) return NULL;
         volatile sig_atomic_t *f = atomic_load(&target);
         if (f) *f = 1;
         else _exit(128 + sig);
     }
     return NULL;
+}
+
+/* atexit: end the waiter and join it, so that no thread is left running
+ * with its stack at exit (valgrind reports such a stack as possibly lost). */
+static void stop_waiter(void)
+{
+    if (!waiter_up) return;
+    waiter_up = 0;
+    if (!pthread_kill(waiter_thread, MGP_STOP_QUIT)) pthread_join(waiter_thread, NULL);
 }
 
 int mgp_stop_init(void)
@@ -28,18 +44,15 @@ int mgp_stop_init(void)
     sigemptyset(&set);
     sigaddset(&set, SIGINT);
     sigaddset(&set, SIGTERM);
+    sigaddset(&set, MGP_STOP_QUIT);
     sigset_t old;
-    if (pthread_sigmask(SIG_BLOCK, &set, &old)) return -1;
-    pthread_t t;
-    pthread_attr_t a;
-    pthread_attr_init(&a);
-    pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
-    int rc = pthread_create(&t, &a, waiter, &set);
-    pthread_attr_destroy(&a);
-    if (rc) {
+    if (waiter_up || pthread_sigmask(SIG_BLOCK, &set, &old)) return -1;
+    if (pthread_create(&waiter_thread, NULL, waiter, &set)) {
         pthread_sigmask(SIG_SETMASK, &old, NULL);
         return -1;
     }
+    waiter_up = 1;
+    atexit(stop_waiter);
     return 0;
 }
 

@@ -22,10 +22,11 @@
 
 #include <signal.h>
 
-/* Block SIGINT and SIGTERM and start the waiter thread.  Call once, before
- * the command's first OpenCL call, in a command that never forks.  Returns
- * 0, -1 when the thread cannot start (then the signals are left as they
- * were). */
+/* Block SIGINT, SIGTERM (and SIGUSR2, the waiter's own signal to end) and
+ * start the waiter thread; at exit the thread is ended and joined.  Call
+ * once, before the command's first OpenCL call, in a command that never
+ * forks.  Returns 0, -1 when the thread cannot start (then the signals are
+ * left as they were). */
 int mgp_stop_init(void);
 
 /* From now on a SIGINT or SIGTERM sets *flag instead of ending mgprobe. */
