@@ -168,7 +168,7 @@ static cJSON *sum_json(const mg_sweep_sum *s)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "size", (double)s->id.size);
-    cJSON_AddNumberToObject(o, "simulated", (double)(s->done - s->failed - s->cut));
+    cJSON_AddNumberToObject(o, "simulated", (double)mg_sweep_simulated(s));
     cJSON_AddNumberToObject(o, "rejected", (double)s->failed);
     if (s->id.cutoff > 0) cJSON_AddNumberToObject(o, "cut", (double)s->cut);
     if (s->has_rules) {

@@ -133,6 +133,27 @@ static inline uint32_t fill_way(mg_cache *c, uint32_t set)
     return w;
 }
 
+/* One access of a scanned LRU cache (under MG_CACHE_INDEX_WAYS ways: no
+ * filter, no index) to id, counting nothing (the caller counts): a hit
+ * becomes the most recent way, a miss fills mg_cache_lru_way()'s.  The
+ * one copy of this case, for mg_cache_access_any() and the batched loop of
+ * mg_cache_access_all().  Returns 1 on a hit. */
+__attribute__((always_inline))
+static inline int lru_scan_one(mg_cache *c, uint64_t id)
+{
+    uint32_t set = mg_cache_set(c, id);
+    mg_cache_slot *t = c->slot + (size_t)set * c->ways;
+    uint32_t n = c->fill[set];
+    for (uint32_t w = 0; w < n; w++) {
+        if (t[w].tag == id) {
+            mg_cache_lru_touch(t, &c->head[set], w);
+            return 1;
+        }
+    }
+    t[mg_cache_lru_way(c->ways, &c->fill[set], t, &c->head[set])].tag = id;
+    return 0;
+}
+
 /* (cache.h) What mg_cache_access() does not inline: every policy but LRU
  * (filtered, indexed or scanned), and LRU caches under 8 ways (scanned). */
 int mg_cache_access_any(mg_cache *c, uint64_t id)
@@ -171,11 +192,16 @@ int mg_cache_access_any(mg_cache *c, uint64_t id)
         c->misses++;
         return 0;
     }
+    if (c->lru) {                                 /* scanned LRU */
+        int hit = lru_scan_one(c, id);
+        if (hit) c->hits++;
+        else c->misses++;
+        return hit;
+    }
     uint32_t n = c->fill[set];
     for (uint32_t w = 0; w < n; w++) {
         if (t[w].tag == id) {
-            if (c->lru) mg_cache_lru_touch(t, &c->head[set], w);
-            else c->pol->touch(c->pstate, set, w, c->ways);
+            c->pol->touch(c->pstate, set, w, c->ways);
             c->hits++;
             return 1;
         }
@@ -216,25 +242,6 @@ static inline int lru_index_one(mg_cache *c, mg_cache_slot *slot, uint32_t *inde
     sv->tag = id;
     sv->chain = *b;
     *b = base + v + 1;
-    return 0;
-}
-
-/* One access of a scanned LRU cache (under MG_CACHE_INDEX_WAYS ways: no
- * filter, no index) to id, as mg_cache_access_any() but counting nothing
- * (the caller counts).  Returns 1 on a hit. */
-__attribute__((always_inline))
-static inline int lru_scan_one(mg_cache *c, uint64_t id)
-{
-    uint32_t set = mg_cache_set(c, id);
-    mg_cache_slot *t = c->slot + (size_t)set * c->ways;
-    uint32_t n = c->fill[set];
-    for (uint32_t w = 0; w < n; w++) {
-        if (t[w].tag == id) {
-            mg_cache_lru_touch(t, &c->head[set], w);
-            return 1;
-        }
-    }
-    t[mg_cache_lru_way(c->ways, &c->fill[set], t, &c->head[set])].tag = id;
     return 0;
 }
 

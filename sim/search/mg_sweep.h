@@ -172,6 +172,7 @@ mg_sweep_group *mg_sweep_group_of(mg_sweep_sum *s, const char *words, int member
 
 void mg_sweep_sum_add(mg_sweep_sum *s, const mg_sweep_rec *r);
 double mg_sweep_regret(const mg_sweep_sum *s);       /* NaN when undefined */
+uint64_t mg_sweep_simulated(const mg_sweep_sum *s);  /* records neither rejected nor cut */
 int    mg_sweep_top_kept(const mg_sweep_sum *s);     /* kept among the top 10 */
 
 /* The summary as text and as JSON (mg_sweep_sum.c). */

@@ -134,6 +134,11 @@ static int comparable(const mg_sweep_sum *s)
     return s->has_rules && !s->id.pruned_only && s->best.valid;
 }
 
+uint64_t mg_sweep_simulated(const mg_sweep_sum *s)
+{
+    return s->done - s->failed - s->cut;
+}
+
 double mg_sweep_regret(const mg_sweep_sum *s)
 {
     if (!comparable(s) || !s->best_kept.valid || s->best.seconds <= 0) return NAN;
@@ -248,7 +253,7 @@ void mg_sweep_sum_print(const mg_sweep_sum *s, FILE *f)
         fprintf(f, "rules       none\n");
     }
     fprintf(f, "simulated   %" PRIu64 "%s, %" PRIu64 " rejected by the generator or the model\n",
-            s->done - s->failed - s->cut, s->id.pruned_only ? " (kept candidates only)" : "",
+            mg_sweep_simulated(s), s->id.pruned_only ? " (kept candidates only)" : "",
             s->failed);
     if (s->id.cutoff > 0)
         fprintf(f, "cutoff      %g x the best kept: %" PRIu64 " pruned candidates stopped at "
@@ -319,7 +324,7 @@ cJSON *mg_sweep_sum_json(const mg_sweep_sum *s)
     cJSON_AddNumberToObject(j, "invalid", (double)s->invalid);
     cJSON_AddNumberToObject(j, "size", (double)s->id.size);
     cJSON_AddNumberToObject(j, "to_simulate", (double)s->total);
-    cJSON_AddNumberToObject(j, "simulated", (double)(s->done - s->failed - s->cut));
+    cJSON_AddNumberToObject(j, "simulated", (double)mg_sweep_simulated(s));
     cJSON_AddNumberToObject(j, "rejected", (double)s->failed);
     if (s->id.cutoff > 0) {
         cJSON_AddNumberToObject(j, "cutoff", s->id.cutoff);
