@@ -165,28 +165,29 @@ int mg_trace_drec_put(mg_trace_wg *wg, const mg_rec *r, int full)
     return 0;
 }
 
-int mg_trace_wg_put_affine(mg_trace_wg *wg, mg_rec *r, const mg_trace_affine *f)
+/* Can memory record r go into wg's record form as a form of `lanes`
+ * lanes (p x q, 1 <= p <= that)?  No when wg is encoded or past its
+ * budget, or when r is one mg_trace_wg_put() would refuse. */
+static int form_fits(const mg_trace_wg *wg, const mg_rec *r, uint32_t p, uint64_t lanes)
 {
-    int dims = mg_rec_dims(r->type);
-    mg_trace_warp *w = wg->n_warps ? &wg->warps[wg->n_warps - 1] : NULL;
+    const mg_trace_warp *w = wg->n_warps ? &wg->warps[wg->n_warps - 1] : NULL;
     size_t max = wg->recs_max ? wg->recs_max : MG_TRACE_RECS_MAX;
     uint64_t full0 = r->lanes >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << r->lanes) - 1;
     uint64_t full1 = r->lanes >= 128 ? ~(uint64_t)0
                      : r->lanes > 64 ? ((uint64_t)1 << (r->lanes - 64)) - 1 : 0;
-    if (!wg->in_recs || !dims || !w || w->len != SIZE_MAX || r->lanes != w->lanes ||
-        f->p < 1 || f->p > r->lanes || (r->mask[0] & ~full0) || (r->mask[1] & ~full1) ||
-        w->n_records == UINT32_MAX ||
-        wg->nrecs * sizeof *wg->recs + wg->npool * sizeof *wg->pool > max) {
-        if (dims && f->p >= 1 && r->lanes <= MG_TRACE_MAX_LANES) {
-            mg_trace_expand(r->a, r->mask, r->lanes, f->base[0], f->a[0], f->c[0], f->p);
-            if (dims == 2) mg_trace_expand(r->b, r->mask, r->lanes, f->base[1], f->a[1],
-                                           f->c[1], f->p);
-            else mg_trace_expand(r->b, r->mask, r->lanes, 0, 0, 0, f->p);
-        }
-        return mg_trace_wg_put(wg, r);           /* checks, then encodes */
-    }
+    return wg->in_recs && mg_rec_dims(r->type) && w && w->len == SIZE_MAX &&
+           r->lanes == w->lanes && p >= 1 && lanes <= r->lanes && !(r->mask[0] & ~full0) &&
+           !(r->mask[1] & ~full1) && w->n_records != UINT32_MAX &&
+           wg->nrecs * sizeof *wg->recs + wg->npool * sizeof *wg->pool <= max;
+}
+
+/* A new record-form entry for r with the form (p, base, a, c) and the
+ * site's encoder state as a form's; NULL when out of memory. */
+static mg_trace_drec *form_put(mg_trace_wg *wg, const mg_rec *r, const mg_trace_affine *f)
+{
+    int dims = mg_rec_dims(r->type);
     mg_trace_drec *q = drec_new(wg, r);
-    if (!q) return -1;
+    if (!q) return NULL;
     q->obj = r->obj;
     q->width = r->width;
     q->p = f->p;
@@ -201,7 +202,77 @@ int mg_trace_wg_put_affine(mg_trace_wg *wg, mg_rec *r, const mg_trace_affine *f)
     s->affine = 1;
     s->p = f->p;
     wg->nrecs++;
-    w->n_records++;
+    wg->warps[wg->n_warps - 1].n_records++;
+    return q;
+}
+
+int mg_trace_wg_put_affine(mg_trace_wg *wg, mg_rec *r, const mg_trace_affine *f)
+{
+    int dims = mg_rec_dims(r->type);
+    if (!form_fits(wg, r, f->p, f->p)) {
+        if (dims && f->p >= 1 && r->lanes <= MG_TRACE_MAX_LANES) {
+            mg_trace_expand(r->a, r->mask, r->lanes, f->base[0], f->a[0], f->c[0], f->p);
+            if (dims == 2) mg_trace_expand(r->b, r->mask, r->lanes, f->base[1], f->a[1],
+                                           f->c[1], f->p);
+            else mg_trace_expand(r->b, r->mask, r->lanes, 0, 0, 0, f->p);
+        }
+        return mg_trace_wg_put(wg, r);           /* checks, then encodes */
+    }
+    return form_put(wg, r, f) ? 0 : -1;
+}
+
+/* Fill the addresses of r's lanes ln[0..n) (ascending) from the form in
+ * planes (p, q, base, a, c, e) over dims dimensions (b = 0 when dims is
+ * 1), stepping from lane to lane (no division). */
+static void planes_fill(mg_rec *r, int dims, uint32_t p, uint32_t q, const int64_t base[2],
+                        const int64_t a[2], const int64_t c[2], const int64_t e[2],
+                        const uint8_t *ln, uint32_t n)
+{
+    uint32_t x = 0, j = 0, last = 0;
+    uint64_t plane[2] = {(uint64_t)base[0], dims == 2 ? (uint64_t)base[1] : 0};
+    uint64_t row[2] = {plane[0], plane[1]};
+    for (uint32_t k = 0; k < n; k++) {
+        x += ln[k] - last;
+        last = ln[k];
+        while (x >= p) {
+            x -= p;
+            for (int d = 0; d < dims; d++) row[d] += (uint64_t)c[d];
+            if (++j == q) {
+                j = 0;
+                for (int d = 0; d < dims; d++) row[d] = plane[d] += (uint64_t)e[d];
+            }
+        }
+        r->a[last] = (int64_t)(row[0] + (uint64_t)a[0] * x);
+        r->b[last] = dims == 2 ? (int64_t)(row[1] + (uint64_t)a[1] * x) : 0;
+    }
+}
+
+/* The active lanes of r, ascending, into ln; returns their number. */
+static uint32_t active_lanes(const mg_rec *r, uint8_t *ln)
+{
+    uint32_t n = 0;
+    for (int h = 0; h < 2; h++)
+        for (uint64_t m = r->mask[h]; m; m &= m - 1)
+            ln[n++] = (uint8_t)(64 * h + __builtin_ctzll(m));
+    return n;
+}
+
+int mg_trace_wg_put_planes(mg_trace_wg *wg, mg_rec *r, const mg_trace_planes *f)
+{
+    int dims = mg_rec_dims(r->type);
+    uint32_t p = f->f.p;
+    if (!form_fits(wg, r, p, (uint64_t)p * (f->q ? f->q : UINT32_MAX))) {
+        if (dims && p >= 1 && f->q >= 1 && r->lanes <= MG_TRACE_MAX_LANES) {
+            uint8_t ln[MG_TRACE_MAX_LANES];
+            planes_fill(r, dims, p, f->q, f->f.base, f->f.a, f->f.c, f->e, ln,
+                        active_lanes(r, ln));
+        }
+        return mg_trace_wg_put(wg, r);           /* checks, then encodes */
+    }
+    mg_trace_drec *q = form_put(wg, r, &f->f);
+    if (!q) return -1;
+    q->q = f->q;
+    for (int d = 0; d < dims; d++) q->e[d] = f->e[d];
     return 0;
 }
 
@@ -308,6 +379,23 @@ int mg_trace_drec_next(mg_trace_cursor *c, mg_rec *r)
         return 1;
     }
     r->form_p = q->p;
+    if (q->q) {               /* planes: lanes within a row may share an address */
+        int row_const = 1;
+        for (int d = 0; d < dims; d++) row_const &= q->a[d] == 0;
+        r->form = row_const ? MG_FORM_ROW_CONST : 0;
+        uint8_t all[MG_TRACE_MAX_LANES];
+        const uint8_t *ln = all;
+        uint32_t n;
+        if (c->distinct_only) mg_trace_cursor_lanes(c, r);
+        if (r->form && c->distinct_only && w->lanes <= 64) {
+            ln = c->ln;
+            n = c->nln;
+        } else {
+            n = active_lanes(r, all);
+        }
+        planes_fill(r, dims, q->p, q->q, q->base, q->a, q->c, q->e, ln, n);
+        return 1;
+    }
     r->form = mg_trace_form_bits(dims, q->a, q->c);
     if (c->distinct_only) mg_trace_cursor_lanes(c, r);
     if (r->form && c->distinct_only && w->lanes <= 64) {

@@ -97,6 +97,20 @@ int mg_trace_drec_put(mg_trace_wg *wg, const mg_rec *r, int full);
  * records either way.  Returns 0, -1 as mg_trace_wg_put(). */
 int mg_trace_wg_put_affine(mg_trace_wg *wg, mg_rec *r, const mg_trace_affine *f);
 
+/* An affine form in planes (mg_trace_drec with q > 0): rows of f.p lanes
+ * as in f, q rows to a plane, plane k adding e x k. */
+typedef struct mg_trace_planes {
+    mg_trace_affine f;
+    uint32_t q;
+    int64_t  e[2];
+} mg_trace_planes;
+
+/* As mg_trace_wg_put_affine() with the form in planes f (f->q >= 1,
+ * f->f.p x f->q <= r->lanes).  In record form the record's form bits
+ * (trace.h) are ROW_CONST when lanes within a row share their address
+ * (a = 0), else none; the encoded form fits the addresses afresh. */
+int mg_trace_wg_put_planes(mg_trace_wg *wg, mg_rec *r, const mg_trace_planes *f);
+
 /* Write v[l] = base + a x (l % p) + c x (l / p) (wrapping) for the lanes
  * l < lanes set in mask. */
 void mg_trace_expand(int64_t *v, const uint64_t mask[2], uint32_t lanes, int64_t base, int64_t a,

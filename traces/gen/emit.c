@@ -152,6 +152,26 @@ static int form_of(const mg_warp *w, int dims, const mg_lane_aff *f, mg_trace_af
     return 1;
 }
 
+/* The form of f in planes (trace_internal.h) into *pl, for a warp over
+ * several local z that starts at a plane of the group (local x and y 0):
+ * rows of local x, local y rows to a plane, a plane per local z.  Returns
+ * 0 when the warp is not such a one. */
+static int planes_of(const mg_warp *w, int dims, const mg_lane_aff *f, mg_trace_planes *pl)
+{
+    const mg_kernel *k = w->k;
+    if (w->zconst || w->lid0[0] != 0 || w->lid0[1] != 0) return 0;
+    memset(pl, 0, sizeof *pl);
+    pl->f.p = (uint32_t)k->local[0];
+    pl->q = (uint32_t)k->local[1];
+    for (int d = 0; d < dims; d++) {
+        pl->f.base[d] = (int64_t)((uint64_t)f->at[d] + (uint64_t)f->dz[d] * (uint64_t)w->lid0[2]);
+        pl->f.a[d] = f->dx[d];
+        pl->f.c[d] = f->dy[d];
+        pl->e[d] = f->dz[d];
+    }
+    return 1;
+}
+
 void mg_emit_aff(mg_warp *w, int type, int site, int ti, uint32_t width, const uint64_t *mask,
                  const mg_lane_aff *f)
 {
@@ -167,6 +187,12 @@ void mg_emit_aff(mg_warp *w, int type, int site, int ti, uint32_t width, const u
     mg_trace_affine a;
     if (!w->lanewise && form_of(w, dims, f, &a)) {
         mg_trace_wg_put_affine(w->out, r, &a);
+        direct++;
+        return;
+    }
+    mg_trace_planes pl;
+    if (!w->lanewise && planes_of(w, dims, f, &pl)) {
+        mg_trace_wg_put_planes(w->out, r, &pl);
         direct++;
         return;
     }

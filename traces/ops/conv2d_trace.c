@@ -10,11 +10,13 @@
 #include "ops/conv2d.h"
 
 typedef struct lanes {
-    /* fast: every lane has the same local z (so the same output row, split
-     * index and window taps) and the lanes' addresses are affine in their
-     * local x and y: records go out through mg_emit_aff() */
+    /* fast: the lanes' split index sp and row in the group r are affine in
+     * their local z (one z; split = 1: sp = 0, r = z; R = 1: sp = z, r = 0;
+     * or one split index over the warp), so their addresses are affine in
+     * local x, y and z: records go out through mg_emit_aff() */
     int fast;
-    int64_t ho0, sp0, r0;               /* fast: the warp's row, split index, row in group */
+    int64_t spz, spdz, rz, rdz;         /* fast: sp = spz + spdz z, r = rz + rdz z */
+    int64_t sp0;                        /* fast: lane 0's split index */
     int64_t ky0, kx0;                   /* fast: the current tap */
     int64_t wg0, wg1;                   /* gid 0 and 1 of local id 0: wg x local */
     int64_t wo0[MG_TRACE_MAX_LANES], co0[MG_TRACE_MAX_LANES], ho[MG_TRACE_MAX_LANES];
@@ -27,7 +29,7 @@ typedef struct lanes {
 } lanes;
 
 /* Each lane's ids, as the kernel derives them from its local and group ids. */
-static void lanes_of(const mg_warp *w, const mg_conv_geom *g, lanes *L)
+static void lanes_of(const mg_warp *w, const mg_schedule *s, const mg_conv_geom *g, lanes *L)
 {
     const mg_kernel *k = w->k;
     L->item = L->first = L->rest = (mg_lmask){{0, 0}};
@@ -47,10 +49,19 @@ static void lanes_of(const mg_warp *w, const mg_conv_geom *g, lanes *L)
         for (uint32_t l = 0; l < w->lanes; l++)
             if (mg_lm_get(&L->item, l) && L->wo0[l] + j < g->Wo) mg_lm_set(&L->pix[j], l);
     }
-    L->fast = w->zconst && !w->lanewise;
+    int64_t spn = w->lidn[2] / g->R;
     L->sp0 = L->sp[0];
-    L->ho0 = L->ho[0];
-    L->r0 = w->lid0[2] % g->R;
+    if (g->S == 1 || L->sp0 == spn) {       /* one split index: r = z - sp R */
+        L->spz = L->sp0;
+        L->spdz = 0;
+        L->rz = -L->sp0 * g->R;
+        L->rdz = 1;
+    } else {                                /* R = 1 (below): sp = z, r = 0 */
+        L->spz = L->rz = L->rdz = 0;
+        L->spdz = 1;
+    }
+    /* a depthwise split item's taps depend on sp: one sp then */
+    L->fast = !w->lanewise && (L->spdz == 0 || (g->R == 1 && !s->depthwise));
     L->wg0 = (int64_t)w->wg[0] * k->local[0];
     L->wg1 = (int64_t)w->wg[1] * k->local[1];
 }
@@ -60,32 +71,44 @@ static void lanes_of(const mg_warp *w, const mg_conv_geom *g, lanes *L)
 static int x_fast(mg_warp *w, const mg_schedule *s, const mg_conv_geom *g, const lanes *L,
                   int64_t j, int64_t cr)
 {
-    int64_t hi = L->ho0 * s->stride - s->pad + L->ky0;
-    if (hi < 0 || hi >= s->H) return 1;                 /* no lane inside: no record */
-    /* wi of local y: ((wg1 + y) TW + j) stride - pad + kx */
+    /* hi of local z: (wg z R + r) stride - pad + ky, r = rz + rdz z */
+    int64_t hz = ((int64_t)w->wg[2] * g->R + L->rz) * s->stride - s->pad + L->ky0;
+    int64_t hdz = L->rdz * s->stride;
     const mg_lmask *m = &L->pix[j];
     if (!mg_lm_any(m)) return 1;
-    /* local y rises with the lane (one z): check the first and last lanes of m */
+    /* the lane index rises with local z, and with local y within one z */
     unsigned first = m->m[0] ? (unsigned)__builtin_ctzll(m->m[0])
                              : 64u + (unsigned)__builtin_ctzll(m->m[1]);
     unsigned last = m->m[1] ? 127u - (unsigned)__builtin_clzll(m->m[1])
                             : 63u - (unsigned)__builtin_clzll(m->m[0]);
+    int64_t zf = w->lid[2][first], zl = w->lid[2][last];
+    int64_t hif = hz + zf * hdz, hil = hz + zl * hdz;
+    if (hil < 0 || hif >= s->H) return 1;               /* no lane inside: no record */
+    if (hif < 0 || hil >= s->H) return 0;               /* some lanes outside */
+    /* wi of local y: ((wg1 + y) TW + j) stride - pad + kx; over several z,
+     * y may take any value of the group's */
+    int64_t yf = zf == zl ? w->lid[1][first] : 0;
+    int64_t yl = zf == zl ? w->lid[1][last] : (int64_t)w->k->local[1] - 1;
     int64_t wi0 = (L->wg1 * g->TW + j) * s->stride - s->pad + L->kx0, wdy = g->TW * s->stride;
-    if (wi0 + wdy * w->lid[1][first] < 0 || wi0 + wdy * w->lid[1][last] >= s->W) return 0;
-    /* c of local x: depthwise (wg0 + x) TC + cr, else sp CS + cr */
-    int64_t c0 = s->depthwise ? L->wg0 * g->TC + cr : L->sp0 * g->CS + cr;
-    int64_t cdx = s->depthwise ? g->TC : 0;
+    if (wi0 + wdy * yf < 0 || wi0 + wdy * yl >= s->W) return 0;
+    /* c of local x: depthwise (wg0 + x) TC + cr, else sp CS + cr with
+     * sp = spz + spdz z */
+    int64_t c0 = s->depthwise ? L->wg0 * g->TC + cr : L->spz * g->CS + cr;
+    int64_t cdx = s->depthwise ? g->TC : 0, cdz = s->depthwise ? 0 : L->spdz * g->CS;
     mg_lane_aff f = {{0, 0}, {0, 0}, {0, 0}, {0, 0}};
     if (g->img_x) {
-        if (cdx % 4) return 0;                          /* c / 4 not affine in x */
+        if (cdx % 4 || cdz % 4) return 0;              /* c / 4 not affine in x or z */
         f.at[0] = wi0 * g->cin4 + c0 / 4;
         f.dx[0] = cdx / 4;
         f.dy[0] = wdy * g->cin4;
-        f.at[1] = hi;
+        f.dz[0] = cdz / 4;
+        f.at[1] = hz;
+        f.dz[1] = hdz;
     } else {
-        f.at[0] = ((hi * s->W + wi0) * s->Cin + c0) * g->eb;
+        f.at[0] = ((hz * s->W + wi0) * s->Cin + c0) * g->eb;
         f.dx[0] = cdx * g->eb;
         f.dy[0] = wdy * s->Cin * g->eb;
+        f.dz[0] = (hdz * s->W * s->Cin + cdz) * g->eb;
     }
     mg_emit_aff(w, g->img_x ? MG_REC_TEX_READ : MG_REC_BUF_LOAD, MG_CONV_SITE_X, MG_CONV_TX,
                 (uint32_t)(g->V * g->eb), m->m, &f);
@@ -111,14 +134,18 @@ static int w_fast(mg_warp *w, const mg_schedule *s, const mg_conv_geom *g, const
             f.dx[0] = g->TC * g->eb;
         }
     } else {
-        int64_t co = co0 + c, ci = L->sp0 * g->CS + cr;
+        /* ci of local z: sp CS + cr, sp = spz + spdz z */
+        int64_t co = co0 + c, ci = L->spz * g->CS + cr, cdz = L->spdz * g->CS;
         if (g->img_w) {
+            if (cdz % 4) return 0;                      /* ci / 4 not affine in z */
             f.at[0] = kx * g->cin4 + ci / 4;
+            f.dz[0] = cdz / 4;
             f.at[1] = co * s->K + ky;
             f.dx[1] = g->TC * s->K;
         } else {
             f.at[0] = (((co * s->K + ky) * s->K + kx) * s->Cin + ci) * g->eb;
             f.dx[0] = g->TC * s->K * s->K * s->Cin * g->eb;
+            f.dz[0] = cdz * g->eb;
         }
     }
     mg_emit_aff(w, g->img_w ? MG_REC_TEX_READ : MG_REC_BUF_LOAD, MG_CONV_SITE_W, MG_CONV_TW,
@@ -126,17 +153,19 @@ static int w_fast(mg_warp *w, const mg_schedule *s, const mg_conv_geom *g, const
     return 1;
 }
 
-/* A partial-tile local store or load (split > 1) of split slot q - 1, for
- * the lanes in m, fast path (the lanes' lid is affine in local x, y). */
+/* A partial-tile local store or load (split > 1) of split slot q - 1,
+ * q = qz + qdz z of local z, for the lanes in m, fast path (the lanes' lid
+ * (r L1 + y) L0 + x is affine in local x, y and z). */
 static void local_fast(mg_warp *w, const mg_conv_geom *g, const lanes *L, int type, int site,
-                       int64_t q, int64_t j, int64_t c, mg_lmask m)
+                       int64_t qz, int64_t qdz, int64_t j, int64_t c, mg_lmask m)
 {
     int64_t T = g->TW * g->TC, L0 = w->k->local[0], L1 = w->k->local[1];
     int64_t G = L0 * L1 * g->R;
     mg_lane_aff f = {{0, 0}, {0, 0}, {0, 0}, {0, 0}};
-    f.at[0] = (((q - 1) * G + L->r0 * L1 * L0) * T + j * g->TC + c) * 4;
+    f.at[0] = (((qz - 1) * G + L->rz * L1 * L0) * T + j * g->TC + c) * 4;
     f.dx[0] = T * 4;
     f.dy[0] = L0 * T * 4;
+    f.dz[0] = (qdz * G + L->rdz * L1 * L0) * T * 4;
     mg_emit_aff(w, type, site, -1, (uint32_t)(g->LW * 4), m.m, &f);
 }
 
@@ -227,7 +256,7 @@ static void trace_combine(mg_warp *w, const mg_schedule *s, const mg_conv_geom *
         mg_lmask m = mg_lm_and(L->rest, L->pix[j]);
         for (int64_t c = 0; c < g->TC; c += g->LW) {
             if (L->fast) {
-                local_fast(w, g, L, MG_REC_LOCAL_STORE, MG_CONV_SITE_LST, L->sp0, j, c, m);
+                local_fast(w, g, L, MG_REC_LOCAL_STORE, MG_CONV_SITE_LST, L->spz, L->spdz, j, c, m);
                 continue;
             }
             mg_emit_mem(w, MG_REC_LOCAL_STORE, MG_CONV_SITE_LST, -1, lw);
@@ -244,7 +273,7 @@ static void trace_combine(mg_warp *w, const mg_schedule *s, const mg_conv_geom *
             mg_lmask m = mg_lm_and(L->first, L->pix[j]);
             for (int64_t c = 0; c < g->TC; c += g->LW) {
                 if (L->fast) {
-                    local_fast(w, g, L, MG_REC_LOCAL_LOAD, MG_CONV_SITE_LLD, p, j, c, m);
+                    local_fast(w, g, L, MG_REC_LOCAL_LOAD, MG_CONV_SITE_LLD, p, 0, j, c, m);
                 } else {
                     mg_emit_mem(w, MG_REC_LOCAL_LOAD, MG_CONV_SITE_LLD, -1, lw);
                     for (uint32_t l = 0; l < w->lanes; l++)
@@ -264,7 +293,7 @@ static void trace_body(mg_warp *w, const void *ctx)
     mg_conv_geom g;
     mg_conv_geom_of(s, &g);
     static _Thread_local lanes L;       /* large: keep it off the stack */
-    lanes_of(w, &g, &L);
+    lanes_of(w, s, &g, &L);
     int any = mg_lm_any(&L.item);
     if (!any && g.S == 1) return;       /* split = 1: such items returned at once */
     if (any) trace_reduce(w, s, &g, &L);
@@ -276,16 +305,19 @@ static void trace_body(mg_warp *w, const void *ctx)
             if (L.fast && (!g.img_y || g.TC % 4 == 0)) {
                 /* wo of local y: (wg1 + y) TW + j; co of local x: (wg0 + x) TC + c */
                 int64_t wo0 = L.wg1 * g.TW + j, co0 = L.wg0 * g.TC + c;
+                int64_t hz = (int64_t)w->wg[2] * g.R + L.rz;   /* ho = hz + rdz z */
                 mg_lane_aff f = {{0, 0}, {0, 0}, {0, 0}, {0, 0}};
                 if (g.img_y) {
                     f.at[0] = wo0 * g.cout4 + co0 / 4;
                     f.dx[0] = g.TC / 4;
                     f.dy[0] = g.TW * g.cout4;
-                    f.at[1] = L.ho0;
+                    f.at[1] = hz;
+                    f.dz[1] = L.rdz;
                 } else {
-                    f.at[0] = ((L.ho0 * g.Wo + wo0) * s->Cout + co0) * g.eb;
+                    f.at[0] = ((hz * g.Wo + wo0) * s->Cout + co0) * g.eb;
                     f.dx[0] = g.TC * g.eb;
                     f.dy[0] = g.TW * s->Cout * g.eb;
+                    f.dz[0] = L.rdz * g.Wo * s->Cout * g.eb;
                 }
                 mg_emit_aff(w, g.img_y ? MG_REC_IMG_WRITE : MG_REC_BUF_STORE, MG_CONV_SITE_Y,
                             MG_CONV_TY, (uint32_t)(g.SV * g.eb), m.m, &f);
