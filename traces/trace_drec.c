@@ -222,15 +222,16 @@ int mg_trace_wg_put_affine(mg_trace_wg *wg, mg_rec *r, const mg_trace_affine *f)
 }
 
 /* Fill the addresses of r's lanes ln[0..n) (ascending) from the form in
- * planes (p, q, base, a, c, e) over dims dimensions (b = 0 when dims is
- * 1), stepping from lane to lane (no division). */
-static void planes_fill(mg_rec *r, int dims, uint32_t p, uint32_t q, const int64_t base[2],
-                        const int64_t a[2], const int64_t c[2], const int64_t e[2],
-                        const uint8_t *ln, uint32_t n)
+ * planes (p, q, off, base, a, c, e) over dims dimensions (b = 0 when dims
+ * is 1), stepping from lane to lane (no division but off's). */
+static void planes_fill(mg_rec *r, int dims, uint32_t p, uint32_t q, uint32_t off,
+                        const int64_t base[2], const int64_t a[2], const int64_t c[2],
+                        const int64_t e[2], const uint8_t *ln, uint32_t n)
 {
-    uint32_t x = 0, j = 0, last = 0;
+    uint32_t x = 0, j = off / p, last = 0;
     uint64_t plane[2] = {(uint64_t)base[0], dims == 2 ? (uint64_t)base[1] : 0};
-    uint64_t row[2] = {plane[0], plane[1]};
+    uint64_t row[2] = {plane[0] + (uint64_t)c[0] * j,
+                       dims == 2 ? plane[1] + (uint64_t)c[1] * j : 0};
     for (uint32_t k = 0; k < n; k++) {
         x += ln[k] - last;
         last = ln[k];
@@ -261,10 +262,11 @@ int mg_trace_wg_put_planes(mg_trace_wg *wg, mg_rec *r, const mg_trace_planes *f)
 {
     int dims = mg_rec_dims(r->type);
     uint32_t p = f->f.p;
-    if (!form_fits(wg, r, p, (uint64_t)p * (f->q ? f->q : UINT32_MAX))) {
-        if (dims && p >= 1 && f->q >= 1 && r->lanes <= MG_TRACE_MAX_LANES) {
+    int ok = p >= 1 && f->q >= 1 && f->off % p == 0 && f->off / p < f->q;
+    if (!ok || !form_fits(wg, r, p, (uint64_t)p * f->q - f->off)) {
+        if (dims && ok && r->lanes <= MG_TRACE_MAX_LANES) {
             uint8_t ln[MG_TRACE_MAX_LANES];
-            planes_fill(r, dims, p, f->q, f->f.base, f->f.a, f->f.c, f->e, ln,
+            planes_fill(r, dims, p, f->q, f->off, f->f.base, f->f.a, f->f.c, f->e, ln,
                         active_lanes(r, ln));
         }
         return mg_trace_wg_put(wg, r);           /* checks, then encodes */
@@ -272,6 +274,7 @@ int mg_trace_wg_put_planes(mg_trace_wg *wg, mg_rec *r, const mg_trace_planes *f)
     mg_trace_drec *q = form_put(wg, r, &f->f);
     if (!q) return -1;
     q->q = f->q;
+    q->off = f->off;
     for (int d = 0; d < dims; d++) q->e[d] = f->e[d];
     return 0;
 }
@@ -393,7 +396,7 @@ int mg_trace_drec_next(mg_trace_cursor *c, mg_rec *r)
         } else {
             n = active_lanes(r, all);
         }
-        planes_fill(r, dims, q->p, q->q, q->base, q->a, q->c, q->e, ln, n);
+        planes_fill(r, dims, q->p, q->q, q->off, q->base, q->a, q->c, q->e, ln, n);
         return 1;
     }
     r->form = mg_trace_form_bits(dims, q->a, q->c);

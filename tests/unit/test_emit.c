@@ -40,6 +40,8 @@ static const char *const lines[] = {
     "conv2d H=10 W=10 Cin=8 Cout=8 K=3 pad=1 tile=2x4 wg=4,1,6 layout=image",
     "conv2d H=6 W=6 Cin=32 Cout=8 K=1 tile=2x4 wg=2,3,4 split=4 layout=image",
     "conv2d H=8 W=8 Cin=16 Cout=16 K=3 pad=1 tile=2x4 wg=2,2,8 split=2 layout=buffer",
+    /* ... and warps that start within a plane (14 items to a plane) */
+    "conv2d H=14 W=14 Cin=16 Cout=16 K=1 tile=2x4 wg=2,7,4 layout=image",
     /* matmul: images (TN % 4 = 0 and not), buffers, split, unroll, edges */
     "matmul M=33 N=44 K=24 tile=2x4 wg=4,4 layout=image",
     "matmul M=20 N=24 K=16 tile=3x8 wg=4,2 unroll=2",
@@ -70,8 +72,9 @@ static int same_rec(const mg_rec *a, const mg_rec *b)
 }
 
 /* Work group idx of g, fast and lane by lane, in form `recs` (1: record
- * form).  Returns 1 when they are the same.  Record form: adds the fast
- * trace's memory records to *mem and those put as forms to *direct. */
+ * form, read by a plain cursor and by the simulator's distinct_only one).
+ * Returns 1 when they are the same.  Record form: adds the fast trace's
+ * memory records to *mem and those put as forms to *direct. */
 static int same_wg(const mg_gen *g, uint64_t idx, int recs, mg_trace_wg *x, mg_trace_wg *y,
                    mg_rec *ra, mg_rec *rb, uint64_t *mem, uint64_t *direct)
 {
@@ -96,6 +99,29 @@ static int same_wg(const mg_gen *g, uint64_t idx, int recs, mg_trace_wg *x, mg_t
             *mem += ra->type != MG_REC_ALU && ra->type != MG_REC_BARRIER;
         }
         if (gx != 0 || mg_trace_cursor_next(&cy, rb, NULL) != 0) return 0;
+        /* the simulator's cursor (distinct_only): the lanes it lists hold
+         * the lane-by-lane addresses, and every distinct address is among
+         * them */
+        mg_trace_cursor_init(&cx, x, w);
+        mg_trace_cursor_init(&cy, y, w);
+        cx.distinct_only = 1;
+        while (mg_trace_cursor_next(&cx, ra, NULL) == 1) {
+            if (mg_trace_cursor_next(&cy, rb, NULL) != 1) return 0;
+            if (ra->type == MG_REC_ALU || ra->type == MG_REC_BARRIER ||
+                ra->type == MG_REC_CONST_LOAD)
+                continue;
+            for (uint32_t k = 0; k < cx.nln; k++) {
+                unsigned l = cx.ln[k];
+                if (ra->a[l] != rb->a[l] || ra->b[l] != rb->b[l]) return 0;
+            }
+            for (unsigned l = 0; l < rb->lanes; l++) {
+                if (!mg_rec_active(rb, l)) continue;
+                uint32_t k = 0;
+                while (k < cx.nln && (rb->a[cx.ln[k]] != rb->a[l] || rb->b[cx.ln[k]] != rb->b[l]))
+                    k++;
+                if (k == cx.nln) return 0;
+            }
+        }
     }
     return 1;
 }

@@ -153,16 +153,17 @@ static int form_of(const mg_warp *w, int dims, const mg_lane_aff *f, mg_trace_af
 }
 
 /* The form of f in planes (trace_internal.h) into *pl, for a warp over
- * several local z that starts at a plane of the group (local x and y 0):
- * rows of local x, local y rows to a plane, a plane per local z.  Returns
- * 0 when the warp is not such a one. */
+ * several local z that starts at a row of the group (local x 0): rows of
+ * local x, local y rows to a plane, a plane per local z, lane 0 at row
+ * local y of its plane.  Returns 0 when the warp is not such a one. */
 static int planes_of(const mg_warp *w, int dims, const mg_lane_aff *f, mg_trace_planes *pl)
 {
     const mg_kernel *k = w->k;
-    if (w->zconst || w->lid0[0] != 0 || w->lid0[1] != 0) return 0;
+    if (w->zconst || w->lid0[0] != 0) return 0;
     memset(pl, 0, sizeof *pl);
     pl->f.p = (uint32_t)k->local[0];
     pl->q = (uint32_t)k->local[1];
+    pl->off = (uint32_t)(w->lid0[1] * k->local[0]);
     for (int d = 0; d < dims; d++) {
         pl->f.base[d] = (int64_t)((uint64_t)f->at[d] + (uint64_t)f->dz[d] * (uint64_t)w->lid0[2]);
         pl->f.a[d] = f->dx[d];
