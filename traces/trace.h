@@ -169,10 +169,11 @@ typedef struct mg_trace_warp {
 /* A record held decoded (a work group in record form, below): mg_rec's
  * fields, with the addresses of a memory record as an affine form of the
  * lane index (lane l: base + a x (l % p) + c x (l / p), per dimension),
- * or, with q > 0, one in planes of q rows of p lanes starting at row
- * off / p of the first plane (lane l, v = l + off: base + a x (v % p) +
- * c x ((v / p) % q) + e x (v / (p q)): a warp over several local z,
- * which the file format's forms cannot hold), or, when list is
+ * or, with q > 0, one in planes of q rows of p lanes, and with q2 > 0
+ * blocks of q2 planes, lane 0 at lane `off` of the first block (lane l,
+ * v = l + off, z = v / (p q): base + a x (v % p) + c x ((v / p) % q) +
+ * e x (z % q2) + g x (z / q2), or e x z with q2 = 0: a warp over several
+ * local z, which the file format's forms cannot hold), or, when list is
  * set, the active lanes' values in order in wg->pool from index base[0]
  * (dims values per lane). */
 typedef struct mg_trace_drec {
@@ -180,9 +181,9 @@ typedef struct mg_trace_drec {
     uint8_t  obj;                /* as mg_rec (barrier: the fence) */
     uint8_t  list;               /* addresses in wg->pool, not affine */
     uint16_t site;
-    uint32_t n, dep, width, p, q, off;
+    uint32_t n, dep, width, p, q, q2, off;
     uint64_t mask[2];
-    int64_t  base[2], a[2], c[2], e[2];
+    int64_t  base[2], a[2], c[2], e[2], g[2];
 } mg_trace_drec;
 
 typedef struct mg_trace_wg {

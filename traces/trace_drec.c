@@ -221,30 +221,42 @@ int mg_trace_wg_put_affine(mg_trace_wg *wg, mg_rec *r, const mg_trace_affine *f)
     return form_put(wg, r, f) ? 0 : -1;
 }
 
+/* A form in planes as planes_fill() reads it (from a drec or an
+ * mg_trace_planes): the latter's fields. */
+typedef struct planes_form {
+    uint32_t p, q, q2, off;
+    const int64_t *base, *a, *c, *e, *g;
+} planes_form;
+
 /* Fill the addresses of r's lanes ln[0..n) (ascending) from the form in
- * planes (p, q, off, base, a, c, e) over dims dimensions (b = 0 when dims
- * is 1), stepping from lane to lane (no division but off's). */
-static void planes_fill(mg_rec *r, int dims, uint32_t p, uint32_t q, uint32_t off,
-                        const int64_t base[2], const int64_t a[2], const int64_t c[2],
-                        const int64_t e[2], const uint8_t *ln, uint32_t n)
+ * planes f over dims dimensions (b = 0 when dims is 1), stepping from
+ * lane to lane (no division but off's). */
+static void planes_fill(mg_rec *r, int dims, const planes_form *f, const uint8_t *ln, uint32_t n)
 {
-    uint32_t x = 0, j = off / p, last = 0;
-    uint64_t plane[2] = {(uint64_t)base[0], dims == 2 ? (uint64_t)base[1] : 0};
-    uint64_t row[2] = {plane[0] + (uint64_t)c[0] * j,
-                       dims == 2 ? plane[1] + (uint64_t)c[1] * j : 0};
-    for (uint32_t k = 0; k < n; k++) {
-        x += ln[k] - last;
-        last = ln[k];
+    uint32_t p = f->p, q = f->q, x = 0, j = f->off / p % q, k = f->off / p / q, last = 0;
+    uint64_t blk[2] = {0, 0}, plane[2] = {0, 0}, row[2] = {0, 0};
+    for (int d = 0; d < dims; d++) {
+        blk[d] = (uint64_t)f->base[d];
+        plane[d] = blk[d] + (uint64_t)f->e[d] * k;
+        row[d] = plane[d] + (uint64_t)f->c[d] * j;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        x += ln[i] - last;
+        last = ln[i];
         while (x >= p) {
             x -= p;
-            for (int d = 0; d < dims; d++) row[d] += (uint64_t)c[d];
-            if (++j == q) {
-                j = 0;
-                for (int d = 0; d < dims; d++) row[d] = plane[d] += (uint64_t)e[d];
+            for (int d = 0; d < dims; d++) row[d] += (uint64_t)f->c[d];
+            if (++j < q) continue;
+            j = 0;
+            if (f->q2 && ++k == f->q2) {
+                k = 0;
+                for (int d = 0; d < dims; d++) row[d] = plane[d] = blk[d] += (uint64_t)f->g[d];
+            } else {
+                for (int d = 0; d < dims; d++) row[d] = plane[d] += (uint64_t)f->e[d];
             }
         }
-        r->a[last] = (int64_t)(row[0] + (uint64_t)a[0] * x);
-        r->b[last] = dims == 2 ? (int64_t)(row[1] + (uint64_t)a[1] * x) : 0;
+        r->a[last] = (int64_t)(row[0] + (uint64_t)f->a[0] * x);
+        r->b[last] = dims == 2 ? (int64_t)(row[1] + (uint64_t)f->a[1] * x) : 0;
     }
 }
 
@@ -262,20 +274,25 @@ int mg_trace_wg_put_planes(mg_trace_wg *wg, mg_rec *r, const mg_trace_planes *f)
 {
     int dims = mg_rec_dims(r->type);
     uint32_t p = f->f.p;
-    int ok = p >= 1 && f->q >= 1 && f->off % p == 0 && f->off / p < f->q;
-    if (!ok || !form_fits(wg, r, p, (uint64_t)p * f->q - f->off)) {
+    uint64_t block = (uint64_t)p * f->q * (f->q2 ? f->q2 : 1);
+    int ok = p >= 1 && f->q >= 1 && f->off % p == 0 && f->off < block;
+    if (!ok || !form_fits(wg, r, p, p)) {
         if (dims && ok && r->lanes <= MG_TRACE_MAX_LANES) {
             uint8_t ln[MG_TRACE_MAX_LANES];
-            planes_fill(r, dims, p, f->q, f->off, f->f.base, f->f.a, f->f.c, f->e, ln,
-                        active_lanes(r, ln));
+            planes_form pf = {p, f->q, f->q2, f->off, f->f.base, f->f.a, f->f.c, f->e, f->g};
+            planes_fill(r, dims, &pf, ln, active_lanes(r, ln));
         }
         return mg_trace_wg_put(wg, r);           /* checks, then encodes */
     }
     mg_trace_drec *q = form_put(wg, r, &f->f);
     if (!q) return -1;
     q->q = f->q;
+    q->q2 = f->q2;
     q->off = f->off;
-    for (int d = 0; d < dims; d++) q->e[d] = f->e[d];
+    for (int d = 0; d < dims; d++) {
+        q->e[d] = f->e[d];
+        q->g[d] = f->g[d];
+    }
     return 0;
 }
 
@@ -396,7 +413,8 @@ int mg_trace_drec_next(mg_trace_cursor *c, mg_rec *r)
         } else {
             n = active_lanes(r, all);
         }
-        planes_fill(r, dims, q->p, q->q, q->off, q->base, q->a, q->c, q->e, ln, n);
+        planes_form pf = {q->p, q->q, q->q2, q->off, q->base, q->a, q->c, q->e, q->g};
+        planes_fill(r, dims, &pf, ln, n);
         return 1;
     }
     r->form = mg_trace_form_bits(dims, q->a, q->c);

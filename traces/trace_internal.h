@@ -98,19 +98,20 @@ int mg_trace_drec_put(mg_trace_wg *wg, const mg_rec *r, int full);
 int mg_trace_wg_put_affine(mg_trace_wg *wg, mg_rec *r, const mg_trace_affine *f);
 
 /* An affine form in planes (mg_trace_drec with q > 0): rows of f.p lanes
- * as in f, q rows to a plane, plane k adding e x k, lane 0 at row
- * off / f.p of plane 0 (off a multiple of f.p, below f.p x q). */
+ * as in f, q rows to a plane, plane k of a block adding e x k, block b
+ * (of q2 planes; q2 = 0: one unbounded block) adding g x b; lane 0 is
+ * lane `off` of block 0 (off a multiple of f.p, below f.p x q x q2, or
+ * f.p x q with q2 = 0). */
 typedef struct mg_trace_planes {
     mg_trace_affine f;
-    uint32_t q, off;
-    int64_t  e[2];
+    uint32_t q, q2, off;
+    int64_t  e[2], g[2];
 } mg_trace_planes;
 
-/* As mg_trace_wg_put_affine() with the form in planes f (f->q >= 1,
- * f->f.p x f->q <= f->off + r->lanes).  In record form the record's form
- * bits (trace.h) are ROW_CONST when lanes within a row share their
- * address (a = 0), else none; the encoded form fits the addresses
- * afresh. */
+/* As mg_trace_wg_put_affine() with the form in planes f.  In record form
+ * the record's form bits (trace.h) are ROW_CONST when lanes within a row
+ * share their address (a = 0), else none; the encoded form fits the
+ * addresses afresh. */
 int mg_trace_wg_put_planes(mg_trace_wg *wg, mg_rec *r, const mg_trace_planes *f);
 
 /* Write v[l] = base + a x (l % p) + c x (l / p) (wrapping) for the lanes

@@ -39,6 +39,7 @@ int mg_emit_wg(const mg_kernel *k, const uint32_t wg[3], mg_trace_wg *out, mg_wa
             w.lidn[d] = w.lid[d][w.lanes - 1];
         }
         w.zconst = w.lid0[2] == w.lidn[2];
+        w.bzb = 0;
         w.lanewise = lanewise;
         if (mg_trace_wg_warp_begin(out, w.lanes)) return -1;
         body(&w, ctx);
@@ -173,8 +174,10 @@ static int planes_of(const mg_warp *w, int dims, const mg_lane_aff *f, mg_trace_
     return 1;
 }
 
-void mg_emit_aff(mg_warp *w, int type, int site, int ti, uint32_t width, const uint64_t *mask,
-                 const mg_lane_aff *f)
+/* The memory record mg_emit_aff() and mg_emit_aff_blocks() put, its
+ * mask set (mask, or every lane when NULL); NULL when no lane is in it. */
+static mg_rec *aff_rec(mg_warp *w, int type, int site, int ti, uint32_t width,
+                       const uint64_t *mask)
 {
     mg_rec *r = mg_emit_mem(w, type, site, ti, width);
     if (mask) {
@@ -183,7 +186,14 @@ void mg_emit_aff(mg_warp *w, int type, int site, int ti, uint32_t width, const u
     } else {
         mg_emit_all(w, r->mask);
     }
-    if (!r->mask[0] && !r->mask[1]) return;
+    return r->mask[0] || r->mask[1] ? r : NULL;
+}
+
+void mg_emit_aff(mg_warp *w, int type, int site, int ti, uint32_t width, const uint64_t *mask,
+                 const mg_lane_aff *f)
+{
+    mg_rec *r = aff_rec(w, type, site, ti, width, mask);
+    if (!r) return;
     int dims = mg_rec_dims(type);
     mg_trace_affine a;
     if (!w->lanewise && form_of(w, dims, f, &a)) {
@@ -205,6 +215,66 @@ void mg_emit_aff(mg_warp *w, int type, int site, int ti, uint32_t width, const u
                 v[d] = (int64_t)((uint64_t)f->at[d] + (uint64_t)f->dx[d] * (uint64_t)w->lid[0][l] +
                                  (uint64_t)f->dy[d] * (uint64_t)w->lid[1][l] +
                                  (uint64_t)f->dz[d] * (uint64_t)w->lid[2][l]);
+            r->a[l] = v[0];
+            r->b[l] = v[1];
+        }
+    mg_emit_put(w);
+}
+
+void mg_emit_aff_blocks(mg_warp *w, int type, int site, int ti, uint32_t width,
+                        const uint64_t *mask, const mg_lane_aff *f, int64_t zb,
+                        const int64_t dzb[2])
+{
+    if (w->bzb != zb) {                           /* once per warp and block size */
+        w->bzb = zb;
+        w->b0 = w->lid0[2] / zb;
+        w->bn = w->lidn[2] / zb;
+    }
+    uint64_t b0 = (uint64_t)w->b0, bn = (uint64_t)w->bn;
+    if (b0 == bn || zb == 1) {                    /* a form of local z */
+        mg_lane_aff g = *f;
+        for (int d = 0; d < 2; d++) {
+            if (b0 == bn) {                       /* r = z - b0 zb */
+                g.at[d] = (int64_t)((uint64_t)f->at[d] - (uint64_t)f->dz[d] * b0 * (uint64_t)zb);
+            } else {                              /* r = 0, b = z */
+                g.at[d] = (int64_t)((uint64_t)f->at[d] - (uint64_t)dzb[d] * b0);
+                g.dz[d] = dzb[d];
+            }
+        }
+        mg_emit_aff(w, type, site, ti, width, mask, &g);
+        return;
+    }
+    mg_rec *r = aff_rec(w, type, site, ti, width, mask);
+    if (!r) return;
+    int dims = mg_rec_dims(type);
+    const mg_kernel *k = w->k;
+    if (!w->lanewise && w->lid0[0] == 0) {        /* planes in blocks of zb */
+        mg_trace_planes pl;
+        memset(&pl, 0, sizeof pl);
+        pl.f.p = (uint32_t)k->local[0];
+        pl.q = (uint32_t)k->local[1];
+        pl.q2 = (uint32_t)zb;
+        pl.off = (uint32_t)(((w->lid0[2] % zb) * k->local[1] + w->lid0[1]) * k->local[0]);
+        for (int d = 0; d < dims; d++) {
+            pl.f.base[d] = f->at[d];
+            pl.f.a[d] = f->dx[d];
+            pl.f.c[d] = f->dy[d];
+            pl.e[d] = f->dz[d];
+            pl.g[d] = dzb[d];
+        }
+        mg_trace_wg_put_planes(w->out, r, &pl);
+        direct++;
+        return;
+    }
+    for (int h = 0; h < 2; h++)
+        for (uint64_t m = r->mask[h]; m; m &= m - 1) {
+            unsigned l = 64u * (unsigned)h + (unsigned)__builtin_ctzll(m);
+            uint64_t z = (uint64_t)w->lid[2][l], zr = z % (uint64_t)zb, b = z / (uint64_t)zb - b0;
+            int64_t v[2] = {0, 0};
+            for (int d = 0; d < dims; d++)
+                v[d] = (int64_t)((uint64_t)f->at[d] + (uint64_t)f->dx[d] * (uint64_t)w->lid[0][l] +
+                                 (uint64_t)f->dy[d] * (uint64_t)w->lid[1][l] +
+                                 (uint64_t)f->dz[d] * zr + (uint64_t)dzb[d] * b);
             r->a[l] = v[0];
             r->b[l] = v[1];
         }

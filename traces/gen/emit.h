@@ -46,6 +46,9 @@ typedef struct mg_warp {
     int      zconst;                        /* every lane has local z lid0[2] */
     int      lanewise;                      /* mg_emit_set_lanewise(1) was called:
                                                ops take their lane-by-lane paths */
+    int64_t  bzb, b0, bn;                   /* mg_emit_aff_blocks: the blocks of lane 0
+                                               and the last lane for blocks of bzb
+                                               local z (bzb 0: not yet known) */
     int64_t  lid[3][MG_TRACE_MAX_LANES];    /* local id of each lane */
     int64_t  gid[3][MG_TRACE_MAX_LANES];    /* global id of each lane */
     mg_rec   r;                             /* the record being built */
@@ -88,6 +91,17 @@ typedef struct mg_lane_aff {
  * record put as by mg_emit_put().  The same records either way. */
 void mg_emit_aff(mg_warp *w, int type, int site, int ti, uint32_t width, const uint64_t *mask,
                  const mg_lane_aff *f);
+
+/* As mg_emit_aff() with local z in blocks of zb >= 1 (z = b zb + r, r <
+ * zb): dimension d is at[d] + dx[d] x + dy[d] y + dz[d] r + dzb[d] (b -
+ * b0), b0 the block of the warp's lane 0.  For an op whose lanes' ids are
+ * affine in r and b but not in z (a work group of zb rows times split
+ * items, say).  A warp within one block, or with zb = 1, goes out as by
+ * mg_emit_aff(); one over several blocks as a form in planes when it
+ * starts at local x 0, else lane by lane. */
+void mg_emit_aff_blocks(mg_warp *w, int type, int site, int ti, uint32_t width,
+                        const uint64_t *mask, const mg_lane_aff *f, int64_t zb,
+                        const int64_t dzb[2]);
 
 /* Tests: with on = 1, warps emitted from this thread afterwards have
  * lanewise set (ops then take their lane-by-lane paths, and mg_emit_aff

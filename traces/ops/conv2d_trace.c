@@ -10,13 +10,13 @@
 #include "ops/conv2d.h"
 
 typedef struct lanes {
-    /* fast: the lanes' split index sp and row in the group r are affine in
-     * their local z (one z; split = 1: sp = 0, r = z; R = 1: sp = z, r = 0;
-     * or one split index over the warp), so their addresses are affine in
-     * local x, y and z: records go out through mg_emit_aff() */
+    /* fast: local z is sp R + r (split index sp, row in the group r) and
+     * the lanes' addresses are affine in local x, y, r and sp: records go
+     * out through mg_emit_aff_blocks() (blocks of R local z); but not for
+     * a depthwise split item's taps over several sp (they depend on sp) */
     int fast;
-    int64_t spz, spdz, rz, rdz;         /* fast: sp = spz + spdz z, r = rz + rdz z */
-    int64_t sp0;                        /* fast: lane 0's split index */
+    int multi;                          /* the warp spans several split indices */
+    int64_t sp0;                        /* lane 0's split index (the first block) */
     int64_t ky0, kx0;                   /* fast: the current tap */
     int64_t wg0, wg1;                   /* gid 0 and 1 of local id 0: wg x local */
     int64_t wo0[MG_TRACE_MAX_LANES], co0[MG_TRACE_MAX_LANES], ho[MG_TRACE_MAX_LANES];
@@ -49,19 +49,9 @@ static void lanes_of(const mg_warp *w, const mg_schedule *s, const mg_conv_geom 
         for (uint32_t l = 0; l < w->lanes; l++)
             if (mg_lm_get(&L->item, l) && L->wo0[l] + j < g->Wo) mg_lm_set(&L->pix[j], l);
     }
-    int64_t spn = w->lidn[2] / g->R;
     L->sp0 = L->sp[0];
-    if (g->S == 1 || L->sp0 == spn) {       /* one split index: r = z - sp R */
-        L->spz = L->sp0;
-        L->spdz = 0;
-        L->rz = -L->sp0 * g->R;
-        L->rdz = 1;
-    } else {                                /* R = 1 (below): sp = z, r = 0 */
-        L->spz = L->rz = L->rdz = 0;
-        L->spdz = 1;
-    }
-    /* a depthwise split item's taps depend on sp: one sp then */
-    L->fast = !w->lanewise && (L->spdz == 0 || (g->R == 1 && !s->depthwise));
+    L->multi = L->sp0 != w->lidn[2] / g->R;
+    L->fast = !w->lanewise && !(s->depthwise && L->multi);
     L->wg0 = (int64_t)w->wg[0] * k->local[0];
     L->wg1 = (int64_t)w->wg[1] * k->local[1];
 }
@@ -71,9 +61,8 @@ static void lanes_of(const mg_warp *w, const mg_schedule *s, const mg_conv_geom 
 static int x_fast(mg_warp *w, const mg_schedule *s, const mg_conv_geom *g, const lanes *L,
                   int64_t j, int64_t cr)
 {
-    /* hi of local z: (wg z R + r) stride - pad + ky, r = rz + rdz z */
-    int64_t hz = ((int64_t)w->wg[2] * g->R + L->rz) * s->stride - s->pad + L->ky0;
-    int64_t hdz = L->rdz * s->stride;
+    /* hi of row r: (wg z R + r) stride - pad + ky */
+    int64_t hz = (int64_t)w->wg[2] * g->R * s->stride - s->pad + L->ky0;
     const mg_lmask *m = &L->pix[j];
     if (!mg_lm_any(m)) return 1;
     /* the lane index rises with local z, and with local y within one z */
@@ -82,7 +71,11 @@ static int x_fast(mg_warp *w, const mg_schedule *s, const mg_conv_geom *g, const
     unsigned last = m->m[1] ? 127u - (unsigned)__builtin_clzll(m->m[1])
                             : 63u - (unsigned)__builtin_clzll(m->m[0]);
     int64_t zf = w->lid[2][first], zl = w->lid[2][last];
-    int64_t hif = hz + zf * hdz, hil = hz + zl * hdz;
+    /* r rises with the lane within one split index; over several, the
+     * lanes' rows lie within 0 .. R - 1 */
+    int one = zf / g->R == zl / g->R;
+    int64_t hif = hz + (one ? zf % g->R : 0) * s->stride;
+    int64_t hil = hz + (one ? zl % g->R : g->R - 1) * s->stride;
     if (hil < 0 || hif >= s->H) return 1;               /* no lane inside: no record */
     if (hif < 0 || hil >= s->H) return 0;               /* some lanes outside */
     /* wi of local y: ((wg1 + y) TW + j) stride - pad + kx; over several z,
@@ -91,27 +84,28 @@ static int x_fast(mg_warp *w, const mg_schedule *s, const mg_conv_geom *g, const
     int64_t yl = zf == zl ? w->lid[1][last] : (int64_t)w->k->local[1] - 1;
     int64_t wi0 = (L->wg1 * g->TW + j) * s->stride - s->pad + L->kx0, wdy = g->TW * s->stride;
     if (wi0 + wdy * yf < 0 || wi0 + wdy * yl >= s->W) return 0;
-    /* c of local x: depthwise (wg0 + x) TC + cr, else sp CS + cr with
-     * sp = spz + spdz z */
-    int64_t c0 = s->depthwise ? L->wg0 * g->TC + cr : L->spz * g->CS + cr;
-    int64_t cdx = s->depthwise ? g->TC : 0, cdz = s->depthwise ? 0 : L->spdz * g->CS;
+    /* c of local x: depthwise (wg0 + x) TC + cr, else sp CS + cr */
+    int64_t c0 = s->depthwise ? L->wg0 * g->TC + cr : L->sp0 * g->CS + cr;
+    int64_t cdx = s->depthwise ? g->TC : 0, csp = s->depthwise ? 0 : g->CS;
     mg_lane_aff f = {{0, 0}, {0, 0}, {0, 0}, {0, 0}};
+    int64_t dsp[2] = {0, 0};
     if (g->img_x) {
-        if (cdx % 4 || cdz % 4) return 0;              /* c / 4 not affine in x or z */
+        if (cdx % 4 || (L->multi && csp % 4)) return 0; /* c / 4 not affine in x or sp */
         f.at[0] = wi0 * g->cin4 + c0 / 4;
         f.dx[0] = cdx / 4;
         f.dy[0] = wdy * g->cin4;
-        f.dz[0] = cdz / 4;
+        dsp[0] = csp / 4;
         f.at[1] = hz;
-        f.dz[1] = hdz;
+        f.dz[1] = s->stride;
     } else {
         f.at[0] = ((hz * s->W + wi0) * s->Cin + c0) * g->eb;
         f.dx[0] = cdx * g->eb;
         f.dy[0] = wdy * s->Cin * g->eb;
-        f.dz[0] = (hdz * s->W * s->Cin + cdz) * g->eb;
+        f.dz[0] = s->stride * s->W * s->Cin * g->eb;
+        dsp[0] = csp * g->eb;
     }
-    mg_emit_aff(w, g->img_x ? MG_REC_TEX_READ : MG_REC_BUF_LOAD, MG_CONV_SITE_X, MG_CONV_TX,
-                (uint32_t)(g->V * g->eb), m->m, &f);
+    mg_emit_aff_blocks(w, g->img_x ? MG_REC_TEX_READ : MG_REC_BUF_LOAD, MG_CONV_SITE_X,
+                       MG_CONV_TX, (uint32_t)(g->V * g->eb), m->m, &f, g->R, dsp);
     return 1;
 }
 
@@ -122,6 +116,7 @@ static int w_fast(mg_warp *w, const mg_schedule *s, const mg_conv_geom *g, const
 {
     int64_t ky = L->ky0, kx = L->kx0, co0 = L->wg0 * g->TC;     /* co0 of local x 0 */
     mg_lane_aff f = {{0, 0}, {0, 0}, {0, 0}, {0, 0}};
+    int64_t dsp[2] = {0, 0};
     if (s->depthwise) {
         int64_t ch = co0 + cr;
         if (g->img_w) {
@@ -134,39 +129,41 @@ static int w_fast(mg_warp *w, const mg_schedule *s, const mg_conv_geom *g, const
             f.dx[0] = g->TC * g->eb;
         }
     } else {
-        /* ci of local z: sp CS + cr, sp = spz + spdz z */
-        int64_t co = co0 + c, ci = L->spz * g->CS + cr, cdz = L->spdz * g->CS;
+        /* ci of split index sp: sp CS + cr */
+        int64_t co = co0 + c, ci = L->sp0 * g->CS + cr;
         if (g->img_w) {
-            if (cdz % 4) return 0;                      /* ci / 4 not affine in z */
+            if (L->multi && g->CS % 4) return 0;        /* ci / 4 not affine in sp */
             f.at[0] = kx * g->cin4 + ci / 4;
-            f.dz[0] = cdz / 4;
+            dsp[0] = g->CS / 4;
             f.at[1] = co * s->K + ky;
             f.dx[1] = g->TC * s->K;
         } else {
             f.at[0] = (((co * s->K + ky) * s->K + kx) * s->Cin + ci) * g->eb;
             f.dx[0] = g->TC * s->K * s->K * s->Cin * g->eb;
-            f.dz[0] = cdz * g->eb;
+            dsp[0] = g->CS * g->eb;
         }
     }
-    mg_emit_aff(w, g->img_w ? MG_REC_TEX_READ : MG_REC_BUF_LOAD, MG_CONV_SITE_W, MG_CONV_TW,
-                (uint32_t)(g->V * g->eb), L->item.m, &f);
+    mg_emit_aff_blocks(w, g->img_w ? MG_REC_TEX_READ : MG_REC_BUF_LOAD, MG_CONV_SITE_W,
+                       MG_CONV_TW, (uint32_t)(g->V * g->eb), L->item.m, &f, g->R, dsp);
     return 1;
 }
 
-/* A partial-tile local store or load (split > 1) of split slot q - 1,
- * q = qz + qdz z of local z, for the lanes in m, fast path (the lanes' lid
- * (r L1 + y) L0 + x is affine in local x, y and z). */
-static void local_fast(mg_warp *w, const mg_conv_geom *g, const lanes *L, int type, int site,
-                       int64_t qz, int64_t qdz, int64_t j, int64_t c, mg_lmask m)
+/* A partial-tile local store or load (split > 1) of split slot q - 1 for
+ * the lanes in m, fast path: a store's q is the lane's split index
+ * (own = 1; q0 that of the warp's first block), a load's q0 (own = 0);
+ * the lanes' lid (r L1 + y) L0 + x is affine in local x, y and r. */
+static void local_fast(mg_warp *w, const mg_conv_geom *g, int type, int site, int64_t q0,
+                       int own, int64_t j, int64_t c, mg_lmask m)
 {
     int64_t T = g->TW * g->TC, L0 = w->k->local[0], L1 = w->k->local[1];
     int64_t G = L0 * L1 * g->R;
     mg_lane_aff f = {{0, 0}, {0, 0}, {0, 0}, {0, 0}};
-    f.at[0] = (((qz - 1) * G + L->rz * L1 * L0) * T + j * g->TC + c) * 4;
+    int64_t dsp[2] = {own ? G * T * 4 : 0, 0};
+    f.at[0] = ((q0 - 1) * G * T + j * g->TC + c) * 4;
     f.dx[0] = T * 4;
     f.dy[0] = L0 * T * 4;
-    f.dz[0] = (qdz * G + L->rdz * L1 * L0) * T * 4;
-    mg_emit_aff(w, type, site, -1, (uint32_t)(g->LW * 4), m.m, &f);
+    f.dz[0] = L1 * L0 * T * 4;
+    mg_emit_aff_blocks(w, type, site, -1, (uint32_t)(g->LW * 4), m.m, &f, g->R, dsp);
 }
 
 /* The main loop: window taps (a depthwise split item's own taps), channel
@@ -256,7 +253,7 @@ static void trace_combine(mg_warp *w, const mg_schedule *s, const mg_conv_geom *
         mg_lmask m = mg_lm_and(L->rest, L->pix[j]);
         for (int64_t c = 0; c < g->TC; c += g->LW) {
             if (L->fast) {
-                local_fast(w, g, L, MG_REC_LOCAL_STORE, MG_CONV_SITE_LST, L->spz, L->spdz, j, c, m);
+                local_fast(w, g, MG_REC_LOCAL_STORE, MG_CONV_SITE_LST, L->sp0, 1, j, c, m);
                 continue;
             }
             mg_emit_mem(w, MG_REC_LOCAL_STORE, MG_CONV_SITE_LST, -1, lw);
@@ -273,7 +270,7 @@ static void trace_combine(mg_warp *w, const mg_schedule *s, const mg_conv_geom *
             mg_lmask m = mg_lm_and(L->first, L->pix[j]);
             for (int64_t c = 0; c < g->TC; c += g->LW) {
                 if (L->fast) {
-                    local_fast(w, g, L, MG_REC_LOCAL_LOAD, MG_CONV_SITE_LLD, p, 0, j, c, m);
+                    local_fast(w, g, MG_REC_LOCAL_LOAD, MG_CONV_SITE_LLD, p, 0, j, c, m);
                 } else {
                     mg_emit_mem(w, MG_REC_LOCAL_LOAD, MG_CONV_SITE_LLD, -1, lw);
                     for (uint32_t l = 0; l < w->lanes; l++)
@@ -305,22 +302,24 @@ static void trace_body(mg_warp *w, const void *ctx)
             if (L.fast && (!g.img_y || g.TC % 4 == 0)) {
                 /* wo of local y: (wg1 + y) TW + j; co of local x: (wg0 + x) TC + c */
                 int64_t wo0 = L.wg1 * g.TW + j, co0 = L.wg0 * g.TC + c;
-                int64_t hz = (int64_t)w->wg[2] * g.R + L.rz;   /* ho = hz + rdz z */
+                int64_t hz = (int64_t)w->wg[2] * g.R;          /* ho = hz + r */
+                int64_t dsp[2] = {0, 0};
                 mg_lane_aff f = {{0, 0}, {0, 0}, {0, 0}, {0, 0}};
                 if (g.img_y) {
                     f.at[0] = wo0 * g.cout4 + co0 / 4;
                     f.dx[0] = g.TC / 4;
                     f.dy[0] = g.TW * g.cout4;
                     f.at[1] = hz;
-                    f.dz[1] = L.rdz;
+                    f.dz[1] = 1;
                 } else {
                     f.at[0] = ((hz * g.Wo + wo0) * s->Cout + co0) * g.eb;
                     f.dx[0] = g.TC * g.eb;
                     f.dy[0] = g.TW * s->Cout * g.eb;
-                    f.dz[0] = L.rdz * g.Wo * s->Cout * g.eb;
+                    f.dz[0] = g.Wo * s->Cout * g.eb;
                 }
-                mg_emit_aff(w, g.img_y ? MG_REC_IMG_WRITE : MG_REC_BUF_STORE, MG_CONV_SITE_Y,
-                            MG_CONV_TY, (uint32_t)(g.SV * g.eb), m.m, &f);
+                mg_emit_aff_blocks(w, g.img_y ? MG_REC_IMG_WRITE : MG_REC_BUF_STORE,
+                                   MG_CONV_SITE_Y, MG_CONV_TY, (uint32_t)(g.SV * g.eb), m.m, &f,
+                                   g.R, dsp);
                 continue;
             }
             mg_emit_mem(w, g.img_y ? MG_REC_IMG_WRITE : MG_REC_BUF_STORE, MG_CONV_SITE_Y,
