@@ -154,24 +154,53 @@ static int form_of(const mg_warp *w, int dims, const mg_lane_aff *f, mg_trace_af
 }
 
 /* The form of f in planes (trace_internal.h) into *pl, for a warp over
- * several local z that starts at a row of the group (local x 0): rows of
- * local x, local y rows to a plane, a plane per local z, lane 0 at row
- * local y of its plane.  Returns 0 when the warp is not such a one. */
-static int planes_of(const mg_warp *w, int dims, const mg_lane_aff *f, mg_trace_planes *pl)
+ * several local z (or blocks of local z, zb > 0) that starts at a row of
+ * the group (local x 0): rows of local x, local y rows to a plane, a
+ * plane per local z, with zb > 0 zb planes to a block (a plane adding dz,
+ * a block dzb), lane 0 at its row of its plane (of its block).  Returns 0
+ * when the warp is not such a one. */
+static int planes_of(const mg_warp *w, int dims, const mg_lane_aff *f, int64_t zb,
+                     const int64_t *dzb, mg_trace_planes *pl)
 {
     const mg_kernel *k = w->k;
     if (w->zconst || w->lid0[0] != 0) return 0;
     memset(pl, 0, sizeof *pl);
     pl->f.p = (uint32_t)k->local[0];
     pl->q = (uint32_t)k->local[1];
-    pl->off = (uint32_t)(w->lid0[1] * k->local[0]);
+    pl->q2 = (uint32_t)zb;
+    int64_t z0 = zb ? w->lid0[2] % zb : 0;    /* lane 0's plane in the form */
+    pl->off = (uint32_t)((z0 * k->local[1] + w->lid0[1]) * k->local[0]);
     for (int d = 0; d < dims; d++) {
-        pl->f.base[d] = (int64_t)((uint64_t)f->at[d] + (uint64_t)f->dz[d] * (uint64_t)w->lid0[2]);
+        /* the form's origin: local z 0, or the start of lane 0's block */
+        pl->f.base[d] = zb ? f->at[d]
+                           : (int64_t)((uint64_t)f->at[d] +
+                                       (uint64_t)f->dz[d] * (uint64_t)w->lid0[2]);
         pl->f.a[d] = f->dx[d];
         pl->f.c[d] = f->dy[d];
         pl->e[d] = f->dz[d];
+        pl->g[d] = zb ? dzb[d] : 0;
     }
     return 1;
+}
+
+/* Put r with each active lane's addresses computed from f: local z is r
+ * itself (zb = 0), or b zb + r with dzb[d] (b - b0) added. */
+static void aff_lanes(mg_warp *w, mg_rec *r, int dims, const mg_lane_aff *f, uint64_t zb,
+                      const int64_t *dzb, uint64_t b0)
+{
+    for (int h = 0; h < 2; h++)
+        for (uint64_t m = r->mask[h]; m; m &= m - 1) {
+            unsigned l = 64u * (unsigned)h + (unsigned)__builtin_ctzll(m);
+            uint64_t z = (uint64_t)w->lid[2][l], zr = zb ? z % zb : z, b = zb ? z / zb - b0 : 0;
+            int64_t v[2] = {0, 0};
+            for (int d = 0; d < dims; d++)
+                v[d] = (int64_t)((uint64_t)f->at[d] + (uint64_t)f->dx[d] * (uint64_t)w->lid[0][l] +
+                                 (uint64_t)f->dy[d] * (uint64_t)w->lid[1][l] +
+                                 (uint64_t)f->dz[d] * zr + (zb ? (uint64_t)dzb[d] * b : 0));
+            r->a[l] = v[0];
+            r->b[l] = v[1];
+        }
+    mg_emit_put(w);
 }
 
 /* The memory record mg_emit_aff() and mg_emit_aff_blocks() put, its
@@ -202,23 +231,12 @@ void mg_emit_aff(mg_warp *w, int type, int site, int ti, uint32_t width, const u
         return;
     }
     mg_trace_planes pl;
-    if (!w->lanewise && planes_of(w, dims, f, &pl)) {
+    if (!w->lanewise && planes_of(w, dims, f, 0, NULL, &pl)) {
         mg_trace_wg_put_planes(w->out, r, &pl);
         direct++;
         return;
     }
-    for (int h = 0; h < 2; h++)
-        for (uint64_t m = r->mask[h]; m; m &= m - 1) {
-            unsigned l = 64u * (unsigned)h + (unsigned)__builtin_ctzll(m);
-            int64_t v[2] = {0, 0};
-            for (int d = 0; d < dims; d++)
-                v[d] = (int64_t)((uint64_t)f->at[d] + (uint64_t)f->dx[d] * (uint64_t)w->lid[0][l] +
-                                 (uint64_t)f->dy[d] * (uint64_t)w->lid[1][l] +
-                                 (uint64_t)f->dz[d] * (uint64_t)w->lid[2][l]);
-            r->a[l] = v[0];
-            r->b[l] = v[1];
-        }
-    mg_emit_put(w);
+    aff_lanes(w, r, dims, f, 0, NULL, 0);
 }
 
 void mg_emit_aff_blocks(mg_warp *w, int type, int site, int ti, uint32_t width,
@@ -247,36 +265,11 @@ void mg_emit_aff_blocks(mg_warp *w, int type, int site, int ti, uint32_t width,
     mg_rec *r = aff_rec(w, type, site, ti, width, mask);
     if (!r) return;
     int dims = mg_rec_dims(type);
-    const mg_kernel *k = w->k;
-    if (!w->lanewise && w->lid0[0] == 0) {        /* planes in blocks of zb */
-        mg_trace_planes pl;
-        memset(&pl, 0, sizeof pl);
-        pl.f.p = (uint32_t)k->local[0];
-        pl.q = (uint32_t)k->local[1];
-        pl.q2 = (uint32_t)zb;
-        pl.off = (uint32_t)(((w->lid0[2] % zb) * k->local[1] + w->lid0[1]) * k->local[0]);
-        for (int d = 0; d < dims; d++) {
-            pl.f.base[d] = f->at[d];
-            pl.f.a[d] = f->dx[d];
-            pl.f.c[d] = f->dy[d];
-            pl.e[d] = f->dz[d];
-            pl.g[d] = dzb[d];
-        }
+    mg_trace_planes pl;
+    if (!w->lanewise && planes_of(w, dims, f, zb, dzb, &pl)) {   /* planes in blocks */
         mg_trace_wg_put_planes(w->out, r, &pl);
         direct++;
         return;
     }
-    for (int h = 0; h < 2; h++)
-        for (uint64_t m = r->mask[h]; m; m &= m - 1) {
-            unsigned l = 64u * (unsigned)h + (unsigned)__builtin_ctzll(m);
-            uint64_t z = (uint64_t)w->lid[2][l], zr = z % (uint64_t)zb, b = z / (uint64_t)zb - b0;
-            int64_t v[2] = {0, 0};
-            for (int d = 0; d < dims; d++)
-                v[d] = (int64_t)((uint64_t)f->at[d] + (uint64_t)f->dx[d] * (uint64_t)w->lid[0][l] +
-                                 (uint64_t)f->dy[d] * (uint64_t)w->lid[1][l] +
-                                 (uint64_t)f->dz[d] * zr + (uint64_t)dzb[d] * b);
-            r->a[l] = v[0];
-            r->b[l] = v[1];
-        }
-    mg_emit_put(w);
+    aff_lanes(w, r, dims, f, (uint64_t)zb, dzb, b0);
 }
