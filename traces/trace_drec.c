@@ -221,17 +221,12 @@ int mg_trace_wg_put_affine(mg_trace_wg *wg, mg_rec *r, const mg_trace_affine *f)
     return form_put(wg, r, f) ? 0 : -1;
 }
 
-/* A form in planes as planes_fill() reads it (from a drec or an
- * mg_trace_planes): the latter's fields. */
-typedef struct planes_form {
-    uint32_t p, q, q2, off;
-    const int64_t *base, *a, *c, *e, *g;
-} planes_form;
-
 /* Fill the addresses of r's lanes ln[0..n) (ascending) from the form in
- * planes f over dims dimensions (b = 0 when dims is 1), stepping from
- * lane to lane (no division but off's). */
-static void planes_fill(mg_rec *r, int dims, const planes_form *f, const uint8_t *ln, uint32_t n)
+ * planes of f (its p, q, q2, off, base, a, c, e, g; trace.h) over dims
+ * dimensions (b = 0 when dims is 1), stepping from lane to lane (no
+ * division but off's). */
+static void planes_fill(mg_rec *r, int dims, const mg_trace_drec *f, const uint8_t *ln,
+                        uint32_t n)
 {
     uint32_t p = f->p, q = f->q, x = 0, j = f->off / p % q, k = f->off / p / q, last = 0;
     uint64_t blk[2] = {0, 0}, plane[2] = {0, 0}, row[2] = {0, 0};
@@ -276,24 +271,36 @@ int mg_trace_wg_put_planes(mg_trace_wg *wg, mg_rec *r, const mg_trace_planes *f)
     uint32_t p = f->f.p;
     uint64_t block = (uint64_t)p * f->q * (f->q2 ? f->q2 : 1);
     int ok = p >= 1 && f->q >= 1 && f->off % p == 0 && f->off < block;
-    if (!ok || !form_fits(wg, r, p, p)) {
-        if (dims && ok && r->lanes <= MG_TRACE_MAX_LANES) {
-            uint8_t ln[MG_TRACE_MAX_LANES];
-            planes_form pf = {p, f->q, f->q2, f->off, f->f.base, f->f.a, f->f.c, f->e, f->g};
-            planes_fill(r, dims, &pf, ln, active_lanes(r, ln));
+    if (ok && form_fits(wg, r, p, p)) {
+        mg_trace_drec *q = form_put(wg, r, &f->f);
+        if (!q) return -1;
+        q->q = f->q;
+        q->q2 = f->q2;
+        q->off = f->off;
+        for (int d = 0; d < dims; d++) {
+            q->e[d] = f->e[d];
+            q->g[d] = f->g[d];
         }
-        return mg_trace_wg_put(wg, r);           /* checks, then encodes */
+        return 0;
     }
-    mg_trace_drec *q = form_put(wg, r, &f->f);
-    if (!q) return -1;
-    q->q = f->q;
-    q->q2 = f->q2;
-    q->off = f->off;
-    for (int d = 0; d < dims; d++) {
-        q->e[d] = f->e[d];
-        q->g[d] = f->g[d];
+    if (dims && ok && r->lanes <= MG_TRACE_MAX_LANES) {   /* the lanes, as a drec would */
+        mg_trace_drec t;
+        memset(&t, 0, sizeof t);
+        t.p = p;
+        t.q = f->q;
+        t.q2 = f->q2;
+        t.off = f->off;
+        for (int d = 0; d < dims; d++) {
+            t.base[d] = f->f.base[d];
+            t.a[d] = f->f.a[d];
+            t.c[d] = f->f.c[d];
+            t.e[d] = f->e[d];
+            t.g[d] = f->g[d];
+        }
+        uint8_t ln[MG_TRACE_MAX_LANES];
+        planes_fill(r, dims, &t, ln, active_lanes(r, ln));
     }
-    return 0;
+    return mg_trace_wg_put(wg, r);               /* checks, then encodes */
 }
 
 void mg_trace_expand(int64_t *v, const uint64_t mask[2], uint32_t lanes, int64_t base, int64_t a,
@@ -413,8 +420,7 @@ int mg_trace_drec_next(mg_trace_cursor *c, mg_rec *r)
         } else {
             n = active_lanes(r, all);
         }
-        planes_form pf = {q->p, q->q, q->q2, q->off, q->base, q->a, q->c, q->e, q->g};
-        planes_fill(r, dims, &pf, ln, n);
+        planes_fill(r, dims, q, ln, n);
         return 1;
     }
     r->form = mg_trace_form_bits(dims, q->a, q->c);

@@ -57,7 +57,8 @@ static void lanes_of(const mg_warp *w, const mg_schedule *s, const mg_conv_geom 
 }
 
 /* Input load j of channel step cr at the current tap, fast path: returns
- * 0 when some lane may fall outside the input's width (lane by lane then). */
+ * 0 when some lane may fall outside the input, or an image's channel
+ * texel is not affine in local x or the split index (lane by lane then). */
 static int x_fast(mg_warp *w, const mg_schedule *s, const mg_conv_geom *g, const lanes *L,
                   int64_t j, int64_t cr)
 {
@@ -110,7 +111,8 @@ static int x_fast(mg_warp *w, const mg_schedule *s, const mg_conv_geom *g, const
 }
 
 /* Weight load c of channel step cr at the current tap, fast path: returns
- * 0 when the addresses are not affine in local x (lane by lane then). */
+ * 0 when the addresses are not affine in local x and the split index
+ * (lane by lane then). */
 static int w_fast(mg_warp *w, const mg_schedule *s, const mg_conv_geom *g, const lanes *L,
                   int64_t c, int64_t cr)
 {
