@@ -211,6 +211,15 @@ typedef struct mg_trace_wg {
      * MG_TRACE_RECS_MAX) is encoded from there on, so memory stays within
      * a few times the encoded size whatever the group's length. */
     size_t   recs_max;
+    /* Shape sink, for a consumer that needs only what each record is, not
+     * where it goes (the trace's lower bound, sim/model/bound.c): when
+     * set before a producer fills the group, every record put is handed to
+     * sink(sink_ctx, r) and not kept; r's addresses are then unspecified
+     * (a producer that can, the generator, skips fitting them to forms).
+     * The group's warps are kept, with no records.  mg_trace_wg_begin()
+     * leaves both as they are. */
+    void   (*sink)(void *ctx, const mg_rec *r);
+    void    *sink_ctx;
 } mg_trace_wg;
 
 #define MG_TRACE_RECS_MAX ((size_t)32 << 20)

@@ -318,6 +318,10 @@ int mg_trace_wg_put(mg_trace_wg *wg, const mg_rec *r)
 {
     mg_trace_warp *w = open_warp(wg);
     if (!w || r->lanes != w->lanes || r->type < 1 || r->type >= MG_REC_TYPE_COUNT) return -1;
+    if (wg->sink) {
+        wg->sink(wg->sink_ctx, r);
+        return 0;
+    }
     uint64_t full[2] = {r->lanes >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << r->lanes) - 1,
                         r->lanes >= 128 ? ~(uint64_t)0
                         : r->lanes > 64 ? ((uint64_t)1 << (r->lanes - 64)) - 1 : 0};

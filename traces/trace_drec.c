@@ -208,6 +208,7 @@ static mg_trace_drec *form_put(mg_trace_wg *wg, const mg_rec *r, const mg_trace_
 
 int mg_trace_wg_put_affine(mg_trace_wg *wg, mg_rec *r, const mg_trace_affine *f)
 {
+    if (wg->sink) return mg_trace_wg_put(wg, r);
     int dims = mg_rec_dims(r->type);
     if (!form_fits(wg, r, f->p, f->p)) {
         if (dims && f->p >= 1 && r->lanes <= MG_TRACE_MAX_LANES) {
@@ -267,6 +268,7 @@ static uint32_t active_lanes(const mg_rec *r, uint8_t *ln)
 
 int mg_trace_wg_put_planes(mg_trace_wg *wg, mg_rec *r, const mg_trace_planes *f)
 {
+    if (wg->sink) return mg_trace_wg_put(wg, r);
     int dims = mg_rec_dims(r->type);
     uint32_t p = f->f.p;
     uint64_t block = (uint64_t)p * f->q * (f->q2 ? f->q2 : 1);

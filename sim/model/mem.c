@@ -275,6 +275,50 @@ double mg_mem_access(mg_sim *s, int sp, const mg_rec *r, const uint8_t *ln, uint
     }
 }
 
+int mg_mem_pipes(const mg_device *dev, int type, int pipes[2])
+{
+    /* mirrors mg_mem_access: every pipe it takes, for at least the bytes
+     * the lanes move (a split buffer load takes whole parts, a buffer
+     * lookup at least its bytes) */
+    switch (type) {
+    case MG_REC_TEX_READ: pipes[0] = MG_BP_TEX; return 1;
+    case MG_REC_IMG_WRITE: pipes[0] = MG_BP_L2; return 1;
+    case MG_REC_BUF_LOAD:
+    case MG_REC_BUF_STORE:
+    case MG_REC_LOCAL_LOAD:
+    case MG_REC_LOCAL_STORE: {
+        int local = type == MG_REC_LOCAL_LOAD || type == MG_REC_LOCAL_STORE;
+        int store = type == MG_REC_BUF_STORE || type == MG_REC_LOCAL_STORE;
+        if (local && dev->local_kind == MG_LOCAL_ONCHIP) {
+            pipes[0] = MG_BP_LMEM;
+            return 1;
+        }
+        if (dev->buffer_path == MG_BUF_VIA_L1) {
+            pipes[0] = MG_BP_BUF;
+            pipes[1] = MG_BP_L2;                 /* stores: written through */
+            return store ? 2 : 1;
+        }
+        pipes[0] = MG_BP_L2;
+        return 1;
+    }
+    case MG_REC_CONST_LOAD: pipes[0] = MG_BP_CMEM; return 1;
+    default: return 0;
+    }
+}
+
+double mg_mem_pipe_rate(const mg_device *dev, int p)
+{
+    double clk = dev->clock_hz, nsp = (double)dev->sp_count;
+    switch (p) {       /* as mg_mem_init sets the pipes' per_cycle */
+    case MG_BP_TEX: return dev->tex_l1.bandwidth / clk / nsp;
+    case MG_BP_BUF: return dev->buffer_path == MG_BUF_VIA_L1 ? dev->buf_l1.bandwidth / clk / nsp : 0;
+    case MG_BP_LMEM: return dev->local_kind == MG_LOCAL_ONCHIP ? dev->local_bandwidth / clk / nsp : 0;
+    case MG_BP_CMEM: return dev->const_bandwidth / clk / nsp;
+    case MG_BP_L2: return dev->l2.bandwidth / clk;
+    default: return 0;
+    }
+}
+
 static int cache_from_cfg(mg_cache *c, const mg_cache_cfg *cfg, uint64_t seed)
 {
     const mg_repl_policy *pol = mg_repl_find(mg_repl_name(cfg->replacement));
@@ -285,7 +329,7 @@ static int cache_from_cfg(mg_cache *c, const mg_cache_cfg *cfg, uint64_t seed)
 int mg_mem_init(mg_sim *s)
 {
     const mg_device *dev = s->dev;
-    double clk = dev->clock_hz, nsp = (double)dev->sp_count;
+    double clk = dev->clock_hz;
     uint32_t ni = s->hdr->n_images;
     s->tex = calloc(ni ? ni : 1, sizeof *s->tex);
     if (!s->tex) return -1;
@@ -296,20 +340,20 @@ int mg_mem_init(mg_sim *s)
     s->l2_line_sh = log2_or_neg(dev->l2.line);
     s->buf_l1_line_sh = log2_or_neg(dev->buf_l1.line);
     if (cache_from_cfg(&s->l2, &dev->l2, 7)) return -1;
-    s->l2bw.per_cycle = dev->l2.bandwidth / clk;
+    s->l2bw.per_cycle = mg_mem_pipe_rate(dev, MG_BP_L2);
     s->drambw.per_cycle = dev->dram_bandwidth / clk;
     s->dram_latency = dev->dram_latency_s * clk;
     for (int i = 0; i < dev->sp_count; i++) {
         mg_spi *p = &s->sps[i];
         if (cache_from_cfg(&p->tex_l1, &dev->tex_l1, 11 + (uint64_t)i)) return -1;
-        p->tex.per_cycle = dev->tex_l1.bandwidth / clk / nsp;
+        p->tex.per_cycle = mg_mem_pipe_rate(dev, MG_BP_TEX);
         if (dev->buffer_path == MG_BUF_VIA_L1) {
             if (cache_from_cfg(&p->buf_l1, &dev->buf_l1, 13 + (uint64_t)i)) return -1;
-            p->buf.per_cycle = dev->buf_l1.bandwidth / clk / nsp;
+            p->buf.per_cycle = mg_mem_pipe_rate(dev, MG_BP_BUF);
         }
         p->lmem.per_cycle = dev->local_kind == MG_LOCAL_ONCHIP
-                                ? dev->local_bandwidth / clk / nsp : 1.0;
-        p->cmem.per_cycle = dev->const_bandwidth / clk / nsp;
+                                ? mg_mem_pipe_rate(dev, MG_BP_LMEM) : 1.0;
+        p->cmem.per_cycle = mg_mem_pipe_rate(dev, MG_BP_CMEM);
         p->alu.per_cycle = 1.0;        /* units are cycles (see sim.c) */
         p->salu.per_cycle = 1.0;
     }

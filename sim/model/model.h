@@ -75,6 +75,10 @@ typedef struct mg_sim_stats {
      * estimate exceeds but for its re-warming correction); cycles holds the
      * limit and every other field is partial and meaningless. */
     int      cut;
+    /* With cut: 1 when the trace alone showed it before any replay (its
+     * lower bound passed the limit: sim/MODEL.md, "The trace's lower
+     * bound"), 0 when the replay passed the limit. */
+    int      cut_by_bound;
 } mg_sim_stats;
 
 /* Why a sampled simulation replayed everything (sample_note). */
@@ -108,6 +112,8 @@ typedef struct mg_sim_opts {
     double cycle_limit;                  /* > 0: stop once the replay passes this many
                                             cycles (launch overhead included); the
                                             stats then say cut, nothing else */
+    int no_bound;                        /* with cycle_limit: never cut on the trace's
+                                            lower bound, always replay (tests) */
 } mg_sim_opts;
 
 /* Replay every work group of src on dev.  Returns 0 with *st filled, or -1

@@ -10,6 +10,7 @@
  * until every warp of its work group arrives.
  */
 #include "model/sim_internal.h"
+#include "model/bound.h"
 #include "model/sample.h"
 
 #include <stddef.h>
@@ -293,18 +294,6 @@ static double loads_done(const mg_warpi *w)
     return t;
 }
 
-/* Lane-operations per cycle of an ALU class on one SP. */
-static double alu_rate(const mg_device *dev, int cls)
-{
-    double alus = (double)dev->alus_per_sp;
-    switch (cls) {
-    case MG_ALU_FP16: return alus * dev->fp16_flops_per_alu_cycle / 2.0;
-    case MG_ALU_INT: return alus * dev->int_ops_per_alu_cycle;
-    case MG_ALU_SFU: return dev->sfu_ops_per_sp_cycle;
-    default: return alus * dev->fp32_flops_per_alu_cycle / 2.0;
-    }
-}
-
 /* ---- core.scheduler oldest: warps waiting for a busy pipe ------------------ */
 
 /* Add w to k in age order.  Returns 1 when w is now the oldest (it takes
@@ -355,19 +344,8 @@ static int issue_alu(mg_sim *s, mg_warpi *w, const mg_rec *r, double now)
     }
     t0 = now;
     w->nloads = 0;
-    /* a warp occupies the lanes of a whole hardware warp, active or not */
-    double lanes = r->lanes > dev->warp_width ? (double)r->lanes : (double)dev->warp_width;
-    /* vec4 issue: an instruction fills a 4-lane vector unit whatever its
-     * width, so a scalar op costs as much as a vec4 (alus_per_sp counts the
-     * scalar lanes: T860's 2 pipes x 4) */
-    double vec = dev->issue == MG_ISSUE_VEC4 ? (double)((r->vec + 3) / 4 * 4) : (double)r->vec;
-    double cost = (double)r->n * vec * lanes / alu_rate(dev, r->cls);
-    /* ... but each vec4 pipe also has a scalar unit that a VLIW word fills
-     * beside its vector ops (tvm-mali-blog: "four 128-bit vector units and
-     * one scalar unit" per pipe): scalar integer work (addresses, counters)
-     * goes there, at one op per pipe per cycle, in parallel with the vector
-     * pipe.  Only the vector pipe counts as ALU busy. */
-    int scalar = dev->issue == MG_ISSUE_VEC4 && r->vec == 1 && r->cls == MG_ALU_INT;
+    int scalar;
+    double cost = mg_alu_units(dev, r, &scalar) / mg_alu_rate(dev, r->cls);
     mg_pipe *pipe = scalar ? &p->salu : &p->alu;
     /* core.scheduler oldest: a warp takes the pipe only once it is free,
      * and of the warps waiting then, the oldest: they wait in age order
@@ -608,6 +586,20 @@ int mg_sim_run(const mg_device *dev, mg_trace_source *src, const mg_sim_opts *op
     }
     s.has_barriers = scan_barriers(&s, pend);
     if (s.failed || check_launch(&s) || mg_sample_init(&s, opts)) goto out;
+    /* the cycle limit, in replay cycles (the launch overhead is added last) */
+    double limit = opts && opts->cycle_limit > 0
+                       ? opts->cycle_limit - dev->launch_overhead_s * dev->clock_hz : 0;
+    if (limit > 0 && !opts->no_bound) {           /* over the bar by the trace alone? */
+        int over = mg_bound_over(&s, limit);
+        if (over < 0) goto out;
+        if (over) {
+            st->cut = st->cut_by_bound = 1;
+            st->cycles = opts->cycle_limit;
+            st->seconds = st->cycles / dev->clock_hz;
+            rc = 0;
+            goto out;
+        }
+    }
     /* initial dispatch: one work group per SP in turn, while any fits */
     for (int progress = 1; progress && !s.failed;) {
         progress = 0;
@@ -620,9 +612,6 @@ int mg_sim_run(const mg_device *dev, mg_trace_source *src, const mg_sim_opts *op
             progress = 1;
         }
     }
-    /* the cycle limit, in replay cycles (the launch overhead is added last) */
-    double limit = opts && opts->cycle_limit > 0
-                       ? opts->cycle_limit - dev->launch_overhead_s * dev->clock_hz : 0;
     while (s.nheap && !s.failed) {
         mg_warpi *w = heap_pop(&s);
         if (limit > 0 && s.now > limit) {          /* passed the bar: stop here */

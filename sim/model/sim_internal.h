@@ -25,6 +25,40 @@ static inline double mg_pipe_take(mg_pipe *p, double t, double units)
     return start;
 }
 
+/* Lane-operations per cycle of an ALU class on one SP. */
+static inline double mg_alu_rate(const mg_device *dev, int cls)
+{
+    double alus = (double)dev->alus_per_sp;
+    switch (cls) {
+    case MG_ALU_FP16: return alus * dev->fp16_flops_per_alu_cycle / 2.0;
+    case MG_ALU_INT: return alus * dev->int_ops_per_alu_cycle;
+    case MG_ALU_SFU: return dev->sfu_ops_per_sp_cycle;
+    default: return alus * dev->fp32_flops_per_alu_cycle / 2.0;
+    }
+}
+
+/* ALU record r's work in lane-operations of its class: it holds its SP's
+ * ALU pipe for units / mg_alu_rate(dev, r->cls) cycles.  *scalar is set
+ * to 1 when it goes to the scalar pipe (vec4 issue's scalar units)
+ * instead of the vector pipe.  sim.c's issue_alu and the trace's lower
+ * bound (bound.c) both charge exactly this. */
+static inline double mg_alu_units(const mg_device *dev, const mg_rec *r, int *scalar)
+{
+    /* a warp occupies the lanes of a whole hardware warp, active or not */
+    double lanes = r->lanes > dev->warp_width ? (double)r->lanes : (double)dev->warp_width;
+    /* vec4 issue: an instruction fills a 4-lane vector unit whatever its
+     * width, so a scalar op costs as much as a vec4 (alus_per_sp counts the
+     * scalar lanes: T860's 2 pipes x 4) */
+    double vec = dev->issue == MG_ISSUE_VEC4 ? (double)((r->vec + 3) / 4 * 4) : (double)r->vec;
+    /* ... but each vec4 pipe also has a scalar unit that a VLIW word fills
+     * beside its vector ops (tvm-mali-blog: "four 128-bit vector units and
+     * one scalar unit" per pipe): scalar integer work (addresses, counters)
+     * goes there, at one op per pipe per cycle, in parallel with the vector
+     * pipe.  Only the vector pipe counts as ALU busy. */
+    *scalar = dev->issue == MG_ISSUE_VEC4 && r->vec == 1 && r->cls == MG_ALU_INT;
+    return (double)r->n * vec * lanes;
+}
+
 struct mg_wgi;
 struct mg_warpi;
 
@@ -138,6 +172,20 @@ uint64_t mg_occ_warp_regs(const mg_sim *s, uint32_t lanes);
 double mg_mem_access(mg_sim *s, int sp, const mg_rec *r, const uint8_t *ln, uint32_t nl,
                      double t);
 int    mg_mem_init(mg_sim *s);
+/* Pipes whose busy time the trace alone fixes, for a lower bound of a
+ * launch's cycles (bound.c).  The first MG_BP_PER_SP are one per SP (their
+ * busy time is summed over the SPs), MG_BP_L2 is the shared L2 port. */
+enum { MG_BP_ALU, MG_BP_SALU, MG_BP_TEX, MG_BP_BUF, MG_BP_LMEM, MG_BP_CMEM,
+       MG_BP_PER_SP, MG_BP_L2 = MG_BP_PER_SP, MG_BP_COUNT };
+
+/* mem.c: the pipes (MG_BP_*) that mg_mem_access holds for at least every
+ * byte its lanes move when it issues a memory record of `type` on dev:
+ * pipes[0 .. n), n returned (0 to 2).  What a cache miss adds, which
+ * depends on timing and order, is not among them. */
+int    mg_mem_pipes(const mg_device *dev, int type, int pipes[2]);
+/* Bytes per cycle of memory pipe p (MG_BP_TEX ..): one SP's for a per-SP
+ * pipe; 0 for a pipe the device does not have. */
+double mg_mem_pipe_rate(const mg_device *dev, int p);
 void   mg_mem_free(mg_sim *s);
 
 #endif

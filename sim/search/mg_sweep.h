@@ -55,8 +55,10 @@ typedef struct mg_sweep_rec {
     uint64_t wgs_simulated, wgs_total;
     double   sample_error;        /* estimated relative error of cycles */
     /* --cutoff: not simulated to the end (ok is 0, reason NULL) because it
-     * passed the bar; the kernel takes more than cut_cycles / cut_seconds */
-    int      cut;
+     * passed the bar; the kernel takes more than cut_cycles / cut_seconds.
+     * cut_by_bound: its trace's lower bound passed the bar (nothing was
+     * replayed), else the replay did */
+    int      cut, cut_by_bound;
     double   cut_cycles, cut_seconds;
 } mg_sweep_rec;
 
@@ -143,6 +145,7 @@ typedef struct mg_sweep_sum {
     uint64_t limit;                           /* --limit (0: none) */
     uint64_t done, resumed, failed;           /* records seen; from the file; rejected */
     uint64_t cut;                             /* records cut at the bar (--cutoff) */
+    uint64_t cut_bound;                       /* ... of them, on the trace's lower bound */
     double   cut_floor;                       /* the lowest bar a record was cut at (s) */
     uint64_t sampled;                         /* records extrapolated from a sample */
     double   sample_error_max;

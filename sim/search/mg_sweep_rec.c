@@ -106,6 +106,7 @@ int mg_sweep_simulate(const mg_device *dev, const char *words, int sample, doubl
     }
     if (st.cut) {                                /* slower than the bar: no figures */
         r->cut = 1;
+        r->cut_by_bound = st.cut_by_bound;
         r->cut_cycles = st.cycles;
         r->cut_seconds = st.seconds;
         goto out;
@@ -213,6 +214,8 @@ char *mg_sweep_rec_line(const mg_sweep_rec *r)
     if (r->cut) {
         put_num(&b, "cycles_over", r->cut_cycles);
         put_num(&b, "seconds_over", r->cut_seconds);
+        put_key(&b, "cut_by");
+        put_str(&b, r->cut_by_bound ? "bound" : "replay");
     } else if (!r->ok) {
         put_key(&b, "reason");
         put_str(&b, r->reason ? r->reason : "");
@@ -317,6 +320,13 @@ int mg_sweep_rec_parse(const char *line, mg_sweep_rec *r, char *err, size_t errl
         if (get_num(o, "cycles_over", &r->cut_cycles, err, errlen) ||
             get_num(o, "seconds_over", &r->cut_seconds, err, errlen))
             goto out;
+        const cJSON *by = cJSON_GetObjectItemCaseSensitive(o, "cut_by");
+        if (by && !(cJSON_IsString(by) && (!strcmp(by->valuestring, "bound") ||
+                                          !strcmp(by->valuestring, "replay")))) {
+            snprintf(err, errlen, "$.cut_by: expected \"bound\" or \"replay\"");
+            goto out;
+        }
+        r->cut_by_bound = by && !strcmp(by->valuestring, "bound");
         rc = 0;
         goto out;
     }

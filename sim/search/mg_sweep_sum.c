@@ -100,6 +100,7 @@ void mg_sweep_sum_add(mg_sweep_sum *s, const mg_sweep_rec *r)
     group_add(s, r, !r->has_rules || !r->fired);
     if (r->cut) {
         s->cut++;
+        s->cut_bound += r->cut_by_bound ? 1 : 0;
         if (s->cut == 1 || r->cut_seconds < s->cut_floor) s->cut_floor = r->cut_seconds;
         return;
     }
@@ -257,8 +258,9 @@ void mg_sweep_sum_print(const mg_sweep_sum *s, FILE *f)
             s->failed);
     if (s->id.cutoff > 0)
         fprintf(f, "cutoff      %g x the best kept: %" PRIu64 " pruned candidates stopped at "
-                "that bar (the lowest %.3f us)\n", s->id.cutoff, s->cut,
-                s->cut ? s->cut_floor * 1e6 : 0.0);
+                "that bar (the lowest %.3f us), %" PRIu64 " of them on their trace's lower "
+                "bound alone\n", s->id.cutoff, s->cut, s->cut ? s->cut_floor * 1e6 : 0.0,
+                s->cut_bound);
     fprintf(f, "sampling    %s", mg_sweep_sample_str(s->id.sample, smp, sizeof smp));
     if (s->sampled)
         fprintf(f, ": %" PRIu64 " extrapolated from a sample, estimated error mean %.2f%%, "
@@ -329,6 +331,7 @@ cJSON *mg_sweep_sum_json(const mg_sweep_sum *s)
     if (s->id.cutoff > 0) {
         cJSON_AddNumberToObject(j, "cutoff", s->id.cutoff);
         cJSON_AddNumberToObject(j, "cut", (double)s->cut);
+        cJSON_AddNumberToObject(j, "cut_by_bound", (double)s->cut_bound);
         if (s->cut) cJSON_AddNumberToObject(j, "cut_floor_seconds", s->cut_floor);
         else cJSON_AddNullToObject(j, "cut_floor_seconds");
         cJSON_AddBoolToObject(j, "top_complete", top_complete(s));

@@ -26,6 +26,7 @@ int main(int argc, char **argv)
         add_stats_suite,
         add_plot_suite,
         add_sample_suite,
+        add_bound_suite,
         add_trace_drec_suite,
         add_cache_suite,
         add_emit_suite,

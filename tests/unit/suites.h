@@ -42,5 +42,6 @@ int add_cache_suite(void);
 int add_emit_suite(void);
 int add_vprobe_suite(void);
 int add_calibrate_suite(void);
+int add_bound_suite(void);
 
 #endif

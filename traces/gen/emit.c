@@ -223,6 +223,10 @@ void mg_emit_aff(mg_warp *w, int type, int site, int ti, uint32_t width, const u
 {
     mg_rec *r = aff_rec(w, type, site, ti, width, mask);
     if (!r) return;
+    if (w->out->sink) {                           /* its shape only: no addresses */
+        mg_trace_wg_put(w->out, r);
+        return;
+    }
     int dims = mg_rec_dims(type);
     mg_trace_affine a;
     if (!w->lanewise && form_of(w, dims, f, &a)) {
@@ -249,6 +253,11 @@ void mg_emit_aff_blocks(mg_warp *w, int type, int site, int ti, uint32_t width,
         w->bn = w->lidn[2] / zb;
     }
     uint64_t b0 = (uint64_t)w->b0, bn = (uint64_t)w->bn;
+    if (w->out->sink) {                           /* its shape only: no addresses */
+        mg_rec *r = aff_rec(w, type, site, ti, width, mask);
+        if (r) mg_trace_wg_put(w->out, r);
+        return;
+    }
     if (b0 == bn || zb == 1) {                    /* a form of local z */
         mg_lane_aff g = *f;
         for (int d = 0; d < 2; d++) {
