@@ -21,12 +21,12 @@ void mg_bound_add(mg_bound *b, const mg_rec *r)
 {
     if (r->type == MG_REC_ALU) {
         int scalar;
-        double u = mg_alu_units(b->dev, r, &scalar);
+        uint64_t u = mg_alu_units(b->dev, r, &scalar);
         b->alu[r->cls < MG_ALU_CLASS_COUNT ? r->cls : 0][scalar] += u;
         return;
     }
     if (r->type >= MG_REC_TYPE_COUNT || b->pipes[r->type][0] < 0) return;
-    double bytes = (double)mg_rec_popcount(r) * r->width;
+    uint64_t bytes = (uint64_t)mg_rec_popcount(r) * r->width;
     b->bytes[b->pipes[r->type][0]] += bytes;
     if (b->pipes[r->type][1] >= 0) b->bytes[b->pipes[r->type][1]] += bytes;
 }
@@ -53,12 +53,12 @@ double mg_bound_cycles(const mg_bound *b, int *pipe)
     for (int c = 0; c < MG_ALU_CLASS_COUNT; c++) {
         double rate = mg_alu_rate(dev, c);
         if (rate <= 0) continue;
-        busy[MG_BP_ALU] += b->alu[c][0] / rate;
-        busy[MG_BP_SALU] += b->alu[c][1] / rate;
+        busy[MG_BP_ALU] += (double)b->alu[c][0] / rate;
+        busy[MG_BP_SALU] += (double)b->alu[c][1] / rate;
     }
     for (int p = MG_BP_TEX; p < MG_BP_COUNT; p++) {
         double rate = mg_mem_pipe_rate(dev, p);
-        busy[p] = rate > 0 ? b->bytes[p] / rate : 0;
+        busy[p] = rate > 0 ? (double)b->bytes[p] / rate : 0;
     }
     double best = 0, nsp = dev->sp_count > 0 ? (double)dev->sp_count : 1;
     int at = MG_BP_ALU;

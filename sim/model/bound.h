@@ -23,8 +23,8 @@
 
 typedef struct mg_bound {
     const mg_device *dev;
-    double   alu[MG_ALU_CLASS_COUNT][2];  /* lane-operations: vector, scalar pipe */
-    double   bytes[MG_BP_COUNT];          /* memory pipes' bytes (per-SP ones summed) */
+    uint64_t alu[MG_ALU_CLASS_COUNT][2];  /* lane-operations: vector, scalar pipe */
+    uint64_t bytes[MG_BP_COUNT];          /* memory pipes' bytes (per-SP ones summed) */
     int8_t   pipes[MG_REC_TYPE_COUNT][2]; /* per record type: the pipes it takes (-1 none) */
     uint64_t wgs;                         /* work groups added */
 } mg_bound;

@@ -345,7 +345,7 @@ static int issue_alu(mg_sim *s, mg_warpi *w, const mg_rec *r, double now)
     t0 = now;
     w->nloads = 0;
     int scalar;
-    double cost = mg_alu_units(dev, r, &scalar) / mg_alu_rate(dev, r->cls);
+    double cost = (double)mg_alu_units(dev, r, &scalar) / mg_alu_rate(dev, r->cls);
     mg_pipe *pipe = scalar ? &p->salu : &p->alu;
     /* core.scheduler oldest: a warp takes the pipe only once it is free,
      * and of the warps waiting then, the oldest: they wait in age order

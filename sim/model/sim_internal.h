@@ -42,21 +42,21 @@ static inline double mg_alu_rate(const mg_device *dev, int cls)
  * to 1 when it goes to the scalar pipe (vec4 issue's scalar units)
  * instead of the vector pipe.  sim.c's issue_alu and the trace's lower
  * bound (bound.c) both charge exactly this. */
-static inline double mg_alu_units(const mg_device *dev, const mg_rec *r, int *scalar)
+static inline uint64_t mg_alu_units(const mg_device *dev, const mg_rec *r, int *scalar)
 {
     /* a warp occupies the lanes of a whole hardware warp, active or not */
-    double lanes = r->lanes > dev->warp_width ? (double)r->lanes : (double)dev->warp_width;
+    uint64_t lanes = r->lanes > dev->warp_width ? (uint64_t)r->lanes : (uint64_t)dev->warp_width;
     /* vec4 issue: an instruction fills a 4-lane vector unit whatever its
      * width, so a scalar op costs as much as a vec4 (alus_per_sp counts the
      * scalar lanes: T860's 2 pipes x 4) */
-    double vec = dev->issue == MG_ISSUE_VEC4 ? (double)((r->vec + 3) / 4 * 4) : (double)r->vec;
+    uint64_t vec = dev->issue == MG_ISSUE_VEC4 ? (uint64_t)((r->vec + 3) / 4 * 4) : r->vec;
     /* ... but each vec4 pipe also has a scalar unit that a VLIW word fills
      * beside its vector ops (tvm-mali-blog: "four 128-bit vector units and
      * one scalar unit" per pipe): scalar integer work (addresses, counters)
      * goes there, at one op per pipe per cycle, in parallel with the vector
      * pipe.  Only the vector pipe counts as ALU busy. */
     *scalar = dev->issue == MG_ISSUE_VEC4 && r->vec == 1 && r->cls == MG_ALU_INT;
-    return (double)r->n * vec * lanes;
+    return (uint64_t)r->n * vec * lanes;
 }
 
 struct mg_wgi;

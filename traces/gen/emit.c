@@ -224,7 +224,7 @@ void mg_emit_aff(mg_warp *w, int type, int site, int ti, uint32_t width, const u
     mg_rec *r = aff_rec(w, type, site, ti, width, mask);
     if (!r) return;
     if (w->out->sink) {                           /* its shape only: no addresses */
-        mg_trace_wg_put(w->out, r);
+        w->out->sink(w->out->sink_ctx, r);
         return;
     }
     int dims = mg_rec_dims(type);
@@ -255,7 +255,7 @@ void mg_emit_aff_blocks(mg_warp *w, int type, int site, int ti, uint32_t width,
     uint64_t b0 = (uint64_t)w->b0, bn = (uint64_t)w->bn;
     if (w->out->sink) {                           /* its shape only: no addresses */
         mg_rec *r = aff_rec(w, type, site, ti, width, mask);
-        if (r) mg_trace_wg_put(w->out, r);
+        if (r) w->out->sink(w->out->sink_ctx, r);
         return;
     }
     if (b0 == bn || zb == 1) {                    /* a form of local z */
