@@ -5,7 +5,9 @@
  * error of the sampled cycles against the full simulation, the estimated
  * error, the DRAM bytes' error and the speed-up; then max and mean error
  * and the speed-ups.  Prints; asserts nothing (the bounds are asserted on
- * a smaller set by tests/unit/test_sample.c).
+ * a smaller set by tests/unit/test_sample.c).  Also the trace's lower
+ * bound of each launch (sim/MODEL.md, "The trace's lower bound") against
+ * its full replay: never above it, and how tight.
  *
  * Usage: bench_sample [SUBSTRING]   (only kernels whose line contains it)
  */
@@ -17,6 +19,7 @@
 
 #include "config/device.h"
 #include "gen/gen.h"
+#include "model/bound.h"
 #include "model/model.h"
 
 /* config, schedule (warp= defaults to the device's); "big" marks a conv of
@@ -121,6 +124,36 @@ static int run(const mg_device *dev, const char *sched, int sample, mg_sim_stats
     return rc;
 }
 
+static void to_bound(void *ctx, const mg_rec *r) { mg_bound_add(ctx, r); }
+
+/* The trace's lower bound of `sched` on dev, in replay cycles (every work
+ * group through the shape sink); -1 on failure. */
+static double trace_bound(const mg_device *dev, const char *sched, mg_diag *d)
+{
+    char warp[32];
+    snprintf(warp, sizeof warp, "warp=%lld", (long long)dev->warp_width);
+    mg_schedule s;
+    mg_gen *g = calloc(1, sizeof *g);
+    double b = -1;
+    if (g && !mg_schedule_parse_line(sched, warp, &s, d) && !mg_gen_prepare(g, &s, d)) {
+        mg_bound acc;
+        mg_bound_init(&acc, dev);
+        mg_trace_wg wg;
+        mg_trace_wg_init(&wg);
+        wg.want_recs = 1;
+        wg.sink = to_bound;
+        wg.sink_ctx = &acc;
+        uint64_t n = mg_gen_num_wgs(g);
+        int rc = 0;
+        for (uint64_t i = 0; i < n && !rc; i++) rc = mg_gen_trace_wg(g, i, &wg);
+        mg_trace_wg_free(&wg);
+        if (!rc) b = mg_bound_cycles(&acc, NULL);
+    }
+    if (g) mg_gen_free(g);
+    free(g);
+    return b;
+}
+
 static double pct(double full, double x) { return full ? 100.0 * (x - full) / full : 0; }
 
 int main(int argc, char **argv)
@@ -133,6 +166,8 @@ int main(int argc, char **argv)
     int n = 0, nsamp = 0, covered = 0, nbig = 0;
     double emax = 0, esum = 0, smax = 0, ssum = 0, dmax = 0, tfull = 0, tsamp = 0;
     double big_min = 1e30, big_max = 0, big_tf = 0, big_ts = 0;
+    double bnd_min = 1e30, bnd_max = 0;
+    int bnd_over = 0;
     const char *big_best = "";
     for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++) {
         const bk *k = &kernels[i];
@@ -152,7 +187,14 @@ int main(int argc, char **argv)
             mg_diag_print(&d, stderr, "bench_sample");
             return 2;
         }
+        double bnd = trace_bound(dev, k->sched, &d);
         mg_diag_free(&d);
+        if (bnd >= 0) {      /* bound / the full replay's cycles (no launch overhead) */
+            double r = bnd / (full.cycles - dev->launch_overhead_s * dev->clock_hz);
+            if (r < bnd_min) bnd_min = r;
+            if (r > bnd_max) bnd_max = r;
+            bnd_over += r > 1;
+        }
         free(dev);
         double err = pct(full.cycles, smp.cycles);
         double derr = pct(full.lv[MG_LV_DRAM].bytes, smp.lv[MG_LV_DRAM].bytes);
@@ -197,6 +239,8 @@ int main(int argc, char **argv)
            "error max %.2f%%\n", covered, nsamp, dmax);
     printf("speed-up: all kernels %.1fx (%.2f s full, %.2f s sampled)\n", tfull / tsamp, tfull,
            tsamp);
+    printf("trace's lower bound / full replay: min %.3f, max %.4f; above the replay in %d of "
+           "%d kernels (must be 0)\n", bnd_min, bnd_max, bnd_over, n);
     if (nbig)
         printf("speed-up on sampled convs of 28x28 and larger: %.1fx overall, min %.1fx, "
                "max %.1fx (%s) over %d kernels\n", big_tf / big_ts, big_min, big_max, big_best,
