@@ -124,10 +124,8 @@ static int run(const mg_device *dev, const char *sched, int sample, mg_sim_stats
     return rc;
 }
 
-static void to_bound(void *ctx, const mg_rec *r) { mg_bound_add(ctx, r); }
-
-/* The trace's lower bound of `sched` on dev, in replay cycles (every work
- * group through the shape sink); -1 on failure. */
+/* The trace's lower bound of `sched` on dev, in replay cycles; -1 on
+ * failure. */
 static double trace_bound(const mg_device *dev, const char *sched, mg_diag *d)
 {
     char warp[32];
@@ -136,18 +134,11 @@ static double trace_bound(const mg_device *dev, const char *sched, mg_diag *d)
     mg_gen *g = calloc(1, sizeof *g);
     double b = -1;
     if (g && !mg_schedule_parse_line(sched, warp, &s, d) && !mg_gen_prepare(g, &s, d)) {
+        mg_gen_stream gs;
+        mg_trace_source src = mg_gen_source(&gs, g);
         mg_bound acc;
         mg_bound_init(&acc, dev);
-        mg_trace_wg wg;
-        mg_trace_wg_init(&wg);
-        wg.want_recs = 1;
-        wg.sink = to_bound;
-        wg.sink_ctx = &acc;
-        uint64_t n = mg_gen_num_wgs(g);
-        int rc = 0;
-        for (uint64_t i = 0; i < n && !rc; i++) rc = mg_gen_trace_wg(g, i, &wg);
-        mg_trace_wg_free(&wg);
-        if (!rc) b = mg_bound_cycles(&acc, NULL);
+        if (!mg_bound_launch(&acc, &src, d)) b = mg_bound_cycles(&acc, NULL);
     }
     if (g) mg_gen_free(g);
     free(g);

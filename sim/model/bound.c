@@ -15,6 +15,8 @@ void mg_bound_init(mg_bound *b, const mg_device *dev)
         int n = t == MG_REC_ALU || t == MG_REC_BARRIER ? 0 : mg_mem_pipes(dev, t, p);
         for (int i = 0; i < 2; i++) b->pipes[t][i] = (int8_t)(i < n ? p[i] : -1);
     }
+    for (int c = 0; c < MG_ALU_CLASS_COUNT; c++) b->alu_rate[c] = mg_alu_rate(dev, c);
+    for (int p = MG_BP_TEX; p < MG_BP_COUNT; p++) b->pipe_rate[p] = mg_mem_pipe_rate(dev, p);
 }
 
 void mg_bound_add(mg_bound *b, const mg_rec *r)
@@ -42,25 +44,20 @@ int mg_bound_add_wg(mg_bound *b, const mg_trace_wg *wg, mg_diag *d)
         while ((rc = mg_trace_cursor_next(&c, &r, d)) == 1) mg_bound_add(b, &r);
         if (rc < 0) return -1;
     }
-    b->wgs++;
     return 0;
 }
 
 double mg_bound_cycles(const mg_bound *b, int *pipe)
 {
-    const mg_device *dev = b->dev;
     double busy[MG_BP_COUNT] = {0};
     for (int c = 0; c < MG_ALU_CLASS_COUNT; c++) {
-        double rate = mg_alu_rate(dev, c);
-        if (rate <= 0) continue;
-        busy[MG_BP_ALU] += (double)b->alu[c][0] / rate;
-        busy[MG_BP_SALU] += (double)b->alu[c][1] / rate;
+        if (b->alu_rate[c] <= 0) continue;
+        busy[MG_BP_ALU] += (double)b->alu[c][0] / b->alu_rate[c];
+        busy[MG_BP_SALU] += (double)b->alu[c][1] / b->alu_rate[c];
     }
-    for (int p = MG_BP_TEX; p < MG_BP_COUNT; p++) {
-        double rate = mg_mem_pipe_rate(dev, p);
-        busy[p] = rate > 0 ? (double)b->bytes[p] / rate : 0;
-    }
-    double best = 0, nsp = dev->sp_count > 0 ? (double)dev->sp_count : 1;
+    for (int p = MG_BP_TEX; p < MG_BP_COUNT; p++)
+        busy[p] = b->pipe_rate[p] > 0 ? (double)b->bytes[p] / b->pipe_rate[p] : 0;
+    double best = 0, nsp = b->dev->sp_count > 0 ? (double)b->dev->sp_count : 1;
     int at = MG_BP_ALU;
     for (int i = 0; i < MG_BP_COUNT; i++) {
         double c = i < MG_BP_PER_SP ? busy[i] / nsp : busy[i];
@@ -75,13 +72,42 @@ double mg_bound_cycles(const mg_bound *b, int *pipe)
 
 static void sink(void *ctx, const mg_rec *r) { mg_bound_add(ctx, r); }
 
+/* Make wg an empty group whose records go to b through the shape sink. */
+static void sink_wg(mg_trace_wg *wg, mg_bound *b)
+{
+    mg_trace_wg_init(wg);
+    wg->want_recs = 1;
+    wg->sink = sink;
+    wg->sink_ctx = b;
+}
+
+/* Add work group i of src, made in wg (see sink_wg).  A source that keeps
+ * records anyway (it need not honour the sink) has them summed from wg. */
+static int add_at(mg_bound *b, mg_trace_source *src, uint64_t i, mg_trace_wg *wg, mg_diag *d)
+{
+    if (src->wg_at(src->self, i, wg, d)) return -1;
+    return wg->nrecs || wg->len ? mg_bound_add_wg(b, wg, d) : 0;
+}
+
+int mg_bound_launch(mg_bound *b, mg_trace_source *src, mg_diag *d)
+{
+    mg_trace_wg wg;
+    sink_wg(&wg, b);
+    uint64_t n = mg_trace_num_wgs(src->hdr);
+    int rc = 0;
+    for (uint64_t i = 0; i < n && !rc; i++) rc = add_at(b, src, i, &wg, d);
+    mg_trace_wg_free(&wg);
+    return rc;
+}
+
 /* Give up on the pre-pass once the projected bound of the whole launch is
  * below this fraction of the limit: the pre-pass could still pass it only
  * if the rest of the launch had far more work per group than its start. */
 #define GIVE_UP 0.75
 
-/* The bound is summed in another order than the replay charges its pipes
- * and rounds differently: it must pass the limit by more than rounding. */
+/* The replay adds each record's busy time as a double, in its own order:
+ * the bound (exact integer sums, converted once) must pass the limit by
+ * more than that rounding. */
 #define ROUNDING 1e-9
 
 int mg_bound_over(mg_sim *s, double limit)
@@ -89,18 +115,13 @@ int mg_bound_over(mg_sim *s, double limit)
     mg_trace_source *src = s->src;
     if (!src->wg_at || limit <= 0) return 0;
     uint64_t n = mg_trace_num_wgs(s->hdr);
-    mg_trace_wg wg;
-    mg_trace_wg_init(&wg);
-    wg.want_recs = 1;
     mg_bound b;
     mg_bound_init(&b, s->dev);
-    wg.sink = sink;                      /* records' shapes only, none kept */
-    wg.sink_ctx = &b;
+    mg_trace_wg wg;
+    sink_wg(&wg, &b);
     int over = 0;
     for (uint64_t i = 0; i < n; i++) {
-        /* a source that keeps records anyway (it need not honour the
-         * sink) has them summed here */
-        if (src->wg_at(src->self, i, &wg, s->d) || mg_bound_add_wg(&b, &wg, s->d)) {
+        if (add_at(&b, src, i, &wg, s->d)) {
             s->failed = 1;
             over = -1;
             break;

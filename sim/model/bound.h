@@ -26,7 +26,8 @@ typedef struct mg_bound {
     uint64_t alu[MG_ALU_CLASS_COUNT][2];  /* lane-operations: vector, scalar pipe */
     uint64_t bytes[MG_BP_COUNT];          /* memory pipes' bytes (per-SP ones summed) */
     int8_t   pipes[MG_REC_TYPE_COUNT][2]; /* per record type: the pipes it takes (-1 none) */
-    uint64_t wgs;                         /* work groups added */
+    double   alu_rate[MG_ALU_CLASS_COUNT];/* mg_alu_rate, per class */
+    double   pipe_rate[MG_BP_COUNT];      /* mg_mem_pipe_rate, per memory pipe */
 } mg_bound;
 
 void mg_bound_init(mg_bound *b, const mg_device *dev);
@@ -41,6 +42,10 @@ int mg_bound_add_wg(mg_bound *b, const mg_trace_wg *wg, mg_diag *d);
 /* The bound, in replay cycles (no launch overhead), of what was added;
  * *pipe (may be NULL) is the binding pipe, MG_BP_*. */
 double mg_bound_cycles(const mg_bound *b, int *pipe);
+
+/* Add every work group of src (which must have wg_at), through the shape
+ * sink.  Returns 0, -1 on a source error (message in d). */
+int mg_bound_launch(mg_bound *b, mg_trace_source *src, mg_diag *d);
 
 /* Before the replay of s: does the trace alone show that the launch takes
  * more than `limit` replay cycles?  Work groups are generated in order

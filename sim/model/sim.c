@@ -536,6 +536,17 @@ static int check_launch(mg_sim *s)
     return 0;
 }
 
+/* The launch passed opts->cycle_limit (by_bound: its trace's lower bound
+ * did, before any replay): the stats say cut and hold the limit. */
+static void cut_at_limit(mg_sim_stats *st, const mg_sim_opts *opts, const mg_device *dev,
+                         int by_bound)
+{
+    st->cut = 1;
+    st->cut_by_bound = by_bound;
+    st->cycles = opts->cycle_limit;
+    st->seconds = st->cycles / dev->clock_hz;
+}
+
 /* Does the first work group of the trace contain a barrier?  (Generated
  * kernels are uniform: every group runs the same code.) */
 static int scan_barriers(mg_sim *s, mg_wgi *g)
@@ -593,9 +604,7 @@ int mg_sim_run(const mg_device *dev, mg_trace_source *src, const mg_sim_opts *op
         int over = mg_bound_over(&s, limit);
         if (over < 0) goto out;
         if (over) {
-            st->cut = st->cut_by_bound = 1;
-            st->cycles = opts->cycle_limit;
-            st->seconds = st->cycles / dev->clock_hz;
+            cut_at_limit(st, opts, dev, 1);
             rc = 0;
             goto out;
         }
@@ -615,9 +624,7 @@ int mg_sim_run(const mg_device *dev, mg_trace_source *src, const mg_sim_opts *op
     while (s.nheap && !s.failed) {
         mg_warpi *w = heap_pop(&s);
         if (limit > 0 && s.now > limit) {          /* passed the bar: stop here */
-            st->cut = 1;
-            st->cycles = opts->cycle_limit;
-            st->seconds = st->cycles / dev->clock_hz;
+            cut_at_limit(st, opts, dev, 0);
             rc = 0;
             goto out;
         }
