@@ -128,6 +128,25 @@ static void test_short_launch(void)
     CU_ASSERT(memcmp(&a, &b, core_bytes()) == 0);
 }
 
+static void test_small_skip(void)
+{
+    /* 52 waves of 32 on adreno630, long enough for auto, but its rate
+     * settles so late that the jumps would skip under a quarter of it
+     * (it used to skip 352 of 1667 groups, 0.03% off): replayed in full,
+     * exactly */
+    const char *k = "adreno630 eltwise H=100 W=100 C=32 wg=48";
+    mg_sim_stats a = sim(k, MG_SAMPLE_OFF), b = sim(k, MG_SAMPLE_AUTO);
+    CU_ASSERT_FATAL(a.cycles > 0 && b.cycles > 0);
+    CU_ASSERT_EQUAL(b.sample_used, 0);
+    CU_ASSERT_EQUAL(b.sample_note, MG_SAMPLE_NOTE_FEW);
+    CU_ASSERT_EQUAL(b.sample_wgs_simulated, a.work_groups);
+    CU_ASSERT(memcmp(&a, &b, core_bytes()) == 0);
+    /* with N waves asked for, sampling still skips what it can */
+    mg_sim_stats c = sim(k, 3);
+    CU_ASSERT_EQUAL(c.sample_used, 1);
+    CU_ASSERT(c.sample_wgs_simulated < a.work_groups);
+}
+
 static void test_explicit_n(void)
 {
     const char *k = set[1];
@@ -190,6 +209,7 @@ int add_sample_suite(void)
     if (!CU_add_test(s, "auto within 3% (mean 1%) of full; exact counts", test_accuracy) ||
         !CU_add_test(s, "off replays everything; N too large replays in full", test_off_is_full) ||
         !CU_add_test(s, "a launch too short is replayed in full", test_short_launch) ||
+        !CU_add_test(s, "auto replays in full what would skip under a quarter", test_small_skip) ||
         !CU_add_test(s, "N measures N waves", test_explicit_n) ||
         !CU_add_test(s, "deterministic", test_deterministic) ||
         !CU_add_test(s, "non-uniform launches are replayed in full", test_nonuniform) ||
