@@ -58,7 +58,8 @@ static void json_sampling(cJSON *o, const mg_sim_stats *st)
     cJSON_AddStringToObject(x, "error_method", "2 standard errors of the steady rate (the larger "
                             "of between windows and between measured waves) x extrapolated work "
                             "/ cycles, plus half the spread of weighting kinds by records or by "
-                            "lanes");
+                            "lanes, plus the re-warming's transient (its last wave against the "
+                            "steady rate, as extrapolated) / cycles");
     if (st->sample_note) cJSON_AddStringToObject(x, "note", mg_sample_note_text(st->sample_note));
 }
 

@@ -193,7 +193,7 @@ static void jump(mg_sampler *m, const mg_snap *now)
     }
     m->skip = skips;
     m->skips[m->nwin - 1] = m->skip;
-    m->rw[m->nrw].a = *now;
+    m->rw[m->nrw].a = m->rw_wave = *now;
     m->seg_end = now->done + m->rewarm * C;
     m->state = MG_SMP_REWARM;
 }
@@ -294,8 +294,14 @@ int mg_sample_done(mg_sim *s, const mg_wgi *g, double t)
         if (rc) jump(m, &now);
         break;
     case MG_SMP_REWARM:
-        if (m->done < m->seg_end) break;
+        if ((m->done - m->rw[m->nrw].a.done) % C && m->done < m->seg_end) break;
         mg_snap_take(s, t, &now);
+        if (m->done < m->seg_end) {        /* a wave of it */
+            m->rw_wave = now;
+            break;
+        }
+        m->rw_last[m->nrw].a = m->rw_wave;
+        m->rw_last[m->nrw].b = now;
         m->rw[m->nrw++].b = now;
         if (m->extra > 0) {
             m->state = MG_SMP_MEASURE;

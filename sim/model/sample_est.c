@@ -184,13 +184,34 @@ static void put_timing(mg_sim_stats *o, const double *v)
     }
 }
 
+/* Work of stretch g. */
+static double seg_work(const mg_seg *g) { return mg_snap_work(&g->b) - mg_snap_work(&g->a); }
+
+/* Cycles the re-warming may have left in what is kept: after jump i, the
+ * last wave of the re-warming stretch still differs from window i's
+ * steady rate by d; a transient that decays leaves less than d in the
+ * window that follows (kept once and extrapolated over its xs / work) or
+ * in the tail (kept once). */
+static double transient(const mg_sampler *m, const double *xs)
+{
+    double sum = 0;
+    for (int i = 0; i < m->nrw && i < m->nwin; i++) {
+        const mg_seg *l = &m->rw_last[i];
+        double w = mg_snap_work(&l->b) - mg_snap_work(&l->a);
+        if (w <= 0) continue;                  /* the tail ended inside the stretch */
+        double d = fabs(l->b.v[MG_SV_T] - l->a.v[MG_SV_T] - win_rate(m, i) * w);
+        double scale = 1;
+        if (i + 1 < m->nwin) scale += xs[i + 1] / seg_work(&m->win[i + 1]);
+        sum += d * scale;
+    }
+    return sum;
+}
+
 int mg_sample_windows(uint64_t waves)
 {
     return waves < 48 ? 2 : 3;
 }
 
-/* Work of stretch g, and of the work groups never fetched. */
-static double seg_work(const mg_seg *g) { return mg_snap_work(&g->b) - mg_snap_work(&g->a); }
 
 void mg_sample_finish(mg_sim *s)
 {
@@ -220,7 +241,7 @@ void mg_sample_finish(mg_sim *s)
     for (int i = 0; i < m->nwin; i++) skipped += (double)m->skips[i];
     /* Stratified: the skip and the re-warming stretch after window i are
      * extrapolated at window i's rates (the windows are spread evenly). */
-    double v[MG_SV_N], t_rec = 0, t_lane = 0, x = 0;
+    double v[MG_SV_N], t_rec = 0, t_lane = 0, x = 0, xs[MG_SAMPLE_MAX_WIN];
     for (int k = 0; k < MG_SV_N; k++) v[k] = end.v[k];
     for (int i = 0; i < m->nrw; i++)
         for (int k = 0; k < MG_SV_N; k++) v[k] -= m->rw[i].b.v[k] - m->rw[i].a.v[k];
@@ -238,6 +259,7 @@ void mg_sample_finish(mg_sim *s)
         t_rec += dt / (g->b.wr - g->a.wr) * xr;
         t_lane += dt / (g->b.wl - g->a.wl) * xl;
         x += xi;
+        xs[i] = xi;
     }
     double T = v[MG_SV_T];
     put_timing(st, v);
@@ -263,6 +285,6 @@ void mg_sample_finish(mg_sim *s)
     for (int i = 0; i < m->nwin; i++) waves += (double)(m->win[i].b.done - m->win[i].a.done);
     st->sample_measured_waves = waves / (double)m->wave;
     st->sample_windows = (uint32_t)m->nwin;
-    double e = 2.0 * se * x / T + e_mix;
+    double e = 2.0 * se * x / T + e_mix + transient(m, xs) / T;
     st->sample_error = se < 0 ? -1 : e < 1e-12 ? 0 : e;     /* -1: one wave */
 }
