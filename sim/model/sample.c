@@ -184,14 +184,14 @@ static void jump(mg_sampler *m, const mg_snap *now)
     uint64_t free = end > m->next ? end - m->next : 0;
     while (m->extra > 0 && free < (uint64_t)m->extra * seg + (uint64_t)(m->extra + 1) * C)
         m->extra--;
-    uint64_t skips = (free - (uint64_t)m->extra * seg) / (uint64_t)(m->extra + 1) / C * C;
+    uint64_t each = (free - (uint64_t)m->extra * seg) / (uint64_t)(m->extra + 1) / C * C;
     if (m->mode <= 0 && m->nrw == 0 &&
-        (double)(skips * (uint64_t)(m->extra + 1)) < MIN_SKIP_SHARE * (double)m->total) {
+        (double)(each * (uint64_t)(m->extra + 1)) < MIN_SKIP_SHARE * (double)m->total) {
         m->nwin = 0;                       /* nothing skipped yet: the replay is exact */
         go_full(m, MG_SAMPLE_NOTE_FEW);
         return;
     }
-    m->skip = skips;
+    m->skip = each;
     m->skips[m->nwin - 1] = m->skip;
     m->rw[m->nrw].a = m->rw_wave = *now;
     m->seg_end = now->done + m->rewarm * C;
@@ -300,8 +300,8 @@ int mg_sample_done(mg_sim *s, const mg_wgi *g, double t)
             m->rw_wave = now;
             break;
         }
-        m->rw_last[m->nrw].a = m->rw_wave;
-        m->rw_last[m->nrw].b = now;
+        m->rw_last_t[m->nrw] = now.v[MG_SV_T] - m->rw_wave.v[MG_SV_T];
+        m->rw_last_w[m->nrw] = mg_snap_work(&now) - mg_snap_work(&m->rw_wave);
         m->rw[m->nrw++].b = now;
         if (m->extra > 0) {
             m->state = MG_SMP_MEASURE;

@@ -114,9 +114,10 @@ struct mg_sampler {
     /* measured windows, re-warming stretches, per-wave steady rates */
     mg_seg   win[MG_SAMPLE_MAX_WIN], rw[MG_SAMPLE_MAX_WIN];
     int      nwin, nrw;
-    /* each re-warming stretch's last wave of completions (the transient
-     * still left at its end: sample_est.c's error estimate) */
-    mg_seg   rw_last[MG_SAMPLE_MAX_WIN];
+    /* each re-warming stretch's last wave of completions, its cycles and
+     * work (0: the tail ended inside the stretch), for the transient still
+     * left at its end (sample_est.c's error estimate) */
+    double   rw_last_t[MG_SAMPLE_MAX_WIN], rw_last_w[MG_SAMPLE_MAX_WIN];
     mg_snap  rw_wave;                    /* the current stretch's last wave start */
     double  *rates;
     size_t   nrates, caprates;

@@ -196,10 +196,9 @@ static double transient(const mg_sampler *m, const double *xs)
 {
     double sum = 0;
     for (int i = 0; i < m->nrw && i < m->nwin; i++) {
-        const mg_seg *l = &m->rw_last[i];
-        double w = mg_snap_work(&l->b) - mg_snap_work(&l->a);
+        double w = m->rw_last_w[i];
         if (w <= 0) continue;                  /* the tail ended inside the stretch */
-        double d = fabs(l->b.v[MG_SV_T] - l->a.v[MG_SV_T] - win_rate(m, i) * w);
+        double d = fabs(m->rw_last_t[i] - win_rate(m, i) * w);
         double scale = 1;
         if (i + 1 < m->nwin) scale += xs[i + 1] / seg_work(&m->win[i + 1]);
         sum += d * scale;
@@ -211,7 +210,6 @@ int mg_sample_windows(uint64_t waves)
 {
     return waves < 48 ? 2 : 3;
 }
-
 
 void mg_sample_finish(mg_sim *s)
 {
