@@ -7,6 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+const uint8_t mg_cache_fp_sel[16][16] = {
+#define ROW(j) {[j] = 0xff}
+    ROW(0), ROW(1), ROW(2), ROW(3), ROW(4), ROW(5), ROW(6), ROW(7),
+    ROW(8), ROW(9), ROW(10), ROW(11), ROW(12), ROW(13), ROW(14), ROW(15),
+#undef ROW
+};
+
 int mg_cache_init(mg_cache *c, uint32_t sets, uint32_t ways, const mg_repl_policy *pol,
                   uint64_t seed)
 {
@@ -24,7 +31,11 @@ int mg_cache_init(mg_cache *c, uint32_t sets, uint32_t ways, const mg_repl_polic
     c->slot = calloc(n, sizeof *c->slot);
     c->fill = calloc(c->sets, sizeof *c->fill);
     int ok = c->slot && c->fill;
-    if (c->lru) {
+    if (c->lru && c->ways <= MG_CACHE_ORD_WAYS) {
+        c->ord = malloc((size_t)c->sets * sizeof *c->ord);
+        ok = ok && c->ord;
+        for (uint32_t i = 0; ok && i < c->sets; i++) c->ord[i] = MG_CACHE_ORD_INIT;
+    } else if (c->lru) {
         c->head = calloc(c->sets, sizeof *c->head);
         ok = ok && c->head;
     } else {
@@ -32,12 +43,11 @@ int mg_cache_init(mg_cache *c, uint32_t sets, uint32_t ways, const mg_repl_polic
         c->pstate = calloc(1, sb ? sb : 1);
         ok = ok && c->pstate;
     }
-    if (ok && c->sets == 1 && c->ways >= MG_CACHE_INDEX_WAYS &&
-        c->ways <= MG_CACHE_FP_MAX_WAYS) {
-        c->fpw = (c->ways + 7) / 8 * 8;
+    if (ok && c->ways >= MG_CACHE_INDEX_WAYS && c->ways <= MG_CACHE_FP_MAX_WAYS) {
+        c->fpw = (c->ways + MG_CACHE_FP_GROUP - 1) / MG_CACHE_FP_GROUP * MG_CACHE_FP_GROUP;
         c->fp = calloc((size_t)c->sets * c->fpw, 1);
         ok = c->fp != NULL;
-    } else if (ok && c->ways >= MG_CACHE_INDEX_WAYS && n < ((size_t)1 << 30)) {
+    } else if (ok && c->ways >= MG_CACHE_INDEX_WAYS && n < MG_CACHE_INDEX_MAX_SLOTS) {
         size_t buckets = 16;
         int bits = 4;
         while (buckets < 2 * n) {           /* chains of about one slot */
@@ -47,6 +57,10 @@ int mg_cache_init(mg_cache *c, uint32_t sets, uint32_t ways, const mg_repl_polic
         c->index = calloc(buckets, sizeof *c->index);
         c->index_shift = 64 - bits;
         ok = c->index != NULL;
+    }
+    if (ok && (c->index || c->head)) {      /* chains, recency lists */
+        c->link = calloc(n, sizeof *c->link);
+        ok = c->link != NULL;
     }
     if (!ok) {
         mg_cache_free(c);
@@ -59,14 +73,18 @@ int mg_cache_init(mg_cache *c, uint32_t sets, uint32_t ways, const mg_repl_polic
 void mg_cache_free(mg_cache *c)
 {
     free(c->slot);
+    free(c->link);
     free(c->fill);
     free(c->head);
+    free(c->ord);
     free(c->index);
     free(c->fp);
     free(c->pstate);
     c->slot = NULL;
+    c->link = NULL;
     c->fill = NULL;
     c->head = NULL;
+    c->ord = NULL;
     c->index = NULL;
     c->fp = NULL;
     c->pstate = NULL;
@@ -83,25 +101,26 @@ static inline uint32_t *bucket(const mg_cache *c, uint64_t id)
 static void index_remove(mg_cache *c, uint64_t id, uint32_t s)
 {
     uint32_t *link = bucket(c, id);
-    while (*link != s + 1) link = &c->slot[*link - 1].chain;
-    *link = c->slot[s].chain;
+    while (*link != s + 1) link = &c->link[*link - 1].chain;
+    *link = c->link[s].chain;
 }
 
 /* Put slot s (now holding id) at the head of its bucket's chain. */
 static inline void index_insert(mg_cache *c, uint64_t id, uint32_t s)
 {
     uint32_t *head = bucket(c, id);
-    c->slot[s].chain = *head;
+    c->link[s].chain = *head;
     *head = s + 1;
 }
 
-/* ---- LRU: circular recency lists (cache.h) ----------------------------------- */
+/* ---- LRU ------------------------------------------------------------------------ */
 
 /* A miss in `set` of an LRU cache: the way it fills, now the most recent
- * (mg_cache_lru_way() on the set's slots and head). */
+ * (mg_cache_ord_way() or mg_cache_lru_way() on the set's state). */
 static uint32_t lru_fill_way(mg_cache *c, uint32_t set)
 {
-    return mg_cache_lru_way(c->ways, &c->fill[set], c->slot + (uint64_t)set * c->ways,
+    if (c->ord) return mg_cache_ord_way(c->ways, &c->fill[set], &c->ord[set]);
+    return mg_cache_lru_way(c->ways, &c->fill[set], c->link + (uint64_t)set * c->ways,
                             &c->head[set]);
 }
 
@@ -112,10 +131,9 @@ int mg_cache_lru_miss(mg_cache *c, uint32_t set, uint64_t id, uint32_t *b)
     size_t base = (size_t)set * c->ways;
     int full = c->fill[set] == c->ways;
     uint32_t w = lru_fill_way(c, set);
-    mg_cache_slot *s = &c->slot[base + w];
-    if (full) index_remove(c, s->tag, (uint32_t)(base + w));
-    s->tag = id;
-    s->chain = *b;                 /* the head of id's bucket (after the removal) */
+    if (full) index_remove(c, c->slot[base + w].tag, (uint32_t)(base + w));
+    c->slot[base + w].tag = id;
+    c->link[base + w].chain = *b;  /* the head of id's bucket (after the removal) */
     *b = (uint32_t)(base + w + 1);
     c->misses++;
     return 0;
@@ -134,23 +152,47 @@ static inline uint32_t fill_way(mg_cache *c, uint32_t set)
 }
 
 /* One access of a scanned LRU cache (under MG_CACHE_INDEX_WAYS ways: no
- * filter, no index) to id, counting nothing (the caller counts): a hit
- * becomes the most recent way, a miss fills mg_cache_lru_way()'s.  The
- * one copy of this case, for mg_cache_access_any() and the batched loop of
+ * filter, no index; kept in order, c->ord) of `ways` ways (a constant
+ * where the caller passes one) to id, counting nothing (the caller
+ * counts): a hit becomes the most recent way, a miss fills
+ * mg_cache_ord_way()'s.  The most recent way, where most of a small L1's
+ * hits are, is tried first (a hit there changes nothing).  The one copy
+ * of this case, for mg_cache_access_any() and the batched loop of
  * mg_cache_access_all().  Returns 1 on a hit. */
 __attribute__((always_inline))
-static inline int lru_scan_one(mg_cache *c, uint64_t id)
+static inline int lru_scan_one(mg_cache *c, uint32_t ways, uint64_t id)
 {
     uint32_t set = mg_cache_set(c, id);
-    mg_cache_slot *t = c->slot + (size_t)set * c->ways;
+    mg_cache_slot *t = c->slot + (size_t)set * ways;
     uint32_t n = c->fill[set];
+    uint64_t *ord = &c->ord[set];
+    if (t[*ord & 15].tag == id && n) return 1;
     for (uint32_t w = 0; w < n; w++) {
         if (t[w].tag == id) {
-            mg_cache_lru_touch(t, &c->head[set], w);
+            mg_cache_ord_touch(ord, w);
             return 1;
         }
     }
-    t[mg_cache_lru_way(c->ways, &c->fill[set], t, &c->head[set])].tag = id;
+    t[mg_cache_ord_way(ways, &c->fill[set], ord)].tag = id;
+    return 0;
+}
+
+/* lru_scan_one() of a set too large to keep in order (over
+ * MG_CACHE_ORD_WAYS ways: a cache of so many lines that it has no index,
+ * MG_CACHE_INDEX_MAX_SLOTS), kept in a recency list instead. */
+static int lru_list_scan_one(mg_cache *c, uint64_t id)
+{
+    uint32_t set = mg_cache_set(c, id);
+    size_t base = (size_t)set * c->ways;
+    mg_cache_slot *t = c->slot + base;
+    mg_cache_link *l = c->link + base;
+    for (uint32_t w = 0; w < c->fill[set]; w++) {
+        if (t[w].tag == id) {
+            mg_cache_lru_touch(l, &c->head[set], w);
+            return 1;
+        }
+    }
+    t[mg_cache_lru_way(c->ways, &c->fill[set], l, &c->head[set])].tag = id;
     return 0;
 }
 
@@ -164,7 +206,7 @@ int mg_cache_access_any(mg_cache *c, uint64_t id)
     if (c->fp) {
         uint8_t *f = c->fp + (size_t)set * c->fpw;
         uint64_t pat = mg_cache_fp(id);
-        uint32_t w = mg_cache_fp_find(f, t, c->fill[set], c->ways, pat, id);
+        uint32_t w = mg_cache_fp_find(f, t, c->fill[set], c->fpw, c->ways, pat, id);
         if (w < c->ways) {
             c->pol->touch(c->pstate, set, w, c->ways);
             c->hits++;
@@ -178,7 +220,7 @@ int mg_cache_access_any(mg_cache *c, uint64_t id)
     }
     if (c->index) {
         uint32_t e = *bucket(c, id);
-        while (e && c->slot[e - 1].tag != id) e = c->slot[e - 1].chain;
+        while (e && c->slot[e - 1].tag != id) e = c->link[e - 1].chain;
         if (e) {
             c->pol->touch(c->pstate, set, (uint32_t)(e - 1 - base), c->ways);
             c->hits++;
@@ -193,7 +235,7 @@ int mg_cache_access_any(mg_cache *c, uint64_t id)
         return 0;
     }
     if (c->lru) {                                 /* scanned LRU */
-        int hit = lru_scan_one(c, id);
+        int hit = c->ord ? lru_scan_one(c, c->ways, id) : lru_list_scan_one(c, id);
         if (hit) c->hits++;
         else c->misses++;
         return hit;
@@ -212,20 +254,23 @@ int mg_cache_access_any(mg_cache *c, uint64_t id)
     return 0;
 }
 
+/* ---- batches: mg_cache_access_all() ------------------------------------------- */
+
 /* One access of an indexed LRU cache to id in `set`, as mg_cache_access()
  * but counting nothing (the caller counts); the state passed unpacked, so
  * that a loop keeps it in registers.  Returns 1 on a hit. */
 __attribute__((always_inline))
-static inline int lru_index_one(mg_cache *c, mg_cache_slot *slot, uint32_t *index, int shift,
-                                uint16_t *head, uint32_t ways, uint32_t set, uint64_t id)
+static inline int lru_index_one(mg_cache *c, mg_cache_slot *slot, mg_cache_link *link,
+                                uint32_t *index, int shift, uint16_t *head, uint32_t ways,
+                                uint32_t set, uint64_t id)
 {
     uint32_t base = set * ways;
     uint32_t *b = &index[(id * 0xff51afd7ed558ccdull) >> shift], e = *b;
-    while (e && slot[e - 1].tag != id) e = slot[e - 1].chain;
-    mg_cache_slot *s = slot + base;
+    while (e && slot[e - 1].tag != id) e = link[e - 1].chain;
+    mg_cache_link *l = link + base;
     uint32_t h = head[set];
     if (e) {
-        mg_cache_lru_touch(s, &head[set], e - 1 - base);
+        mg_cache_lru_touch(l, &head[set], e - 1 - base);
         return 1;
     }
     if (c->fill[set] < ways) {                    /* an invalid way */
@@ -233,61 +278,130 @@ static inline int lru_index_one(mg_cache *c, mg_cache_slot *slot, uint32_t *inde
         c->misses--;                              /* (the caller counts) */
         return 0;
     }
-    uint32_t v = s[h].prev;                       /* the least recent way becomes the head */
+    uint32_t v = l[h].prev;                       /* the least recent way becomes the head */
     head[set] = (uint16_t)v;
-    mg_cache_slot *sv = s + v;
-    uint32_t *link = &index[(sv->tag * 0xff51afd7ed558ccdull) >> shift];
-    while (*link != base + v + 1) link = &slot[*link - 1].chain;
-    *link = sv->chain;
-    sv->tag = id;
-    sv->chain = *b;
+    uint32_t *p = &index[(slot[base + v].tag * 0xff51afd7ed558ccdull) >> shift];
+    while (*p != base + v + 1) p = &link[*p - 1].chain;
+    *p = l[v].chain;
+    slot[base + v].tag = id;
+    l[v].chain = *b;
     *b = base + v + 1;
     return 0;
+}
+
+/* mg_cache_access_all() of an indexed LRU cache, counting nothing.  A
+ * first pass only prefetches: each id's bucket and the slot it leads to
+ * (a hint: the lookups below may change the chains), so the lookups'
+ * loads overlap instead of waiting one after another. */
+static uint32_t index_lru_all(mg_cache *c, const uint64_t *ids, uint32_t n, uint32_t *miss)
+{
+    mg_cache_slot *slot = c->slot;
+    mg_cache_link *link = c->link;
+    uint32_t *index = c->index, ways = c->ways, nm = 0;
+    uint16_t *head = c->head;
+    int shift = c->index_shift;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t e = index[(ids[i] * 0xff51afd7ed558ccdull) >> shift];
+        if (e) __builtin_prefetch(&slot[e - 1]);
+    }
+    for (uint32_t i = 0; i < n; i++)
+        if (!lru_index_one(c, slot, link, index, shift, head, ways, mg_cache_set(c, ids[i]),
+                           ids[i]))
+            miss[nm++] = i;
+    return nm;
+}
+
+/* mg_cache_access_all() of a filtered LRU cache of one set kept in a
+ * recency list, counting nothing.  ways and fpw are the cache's
+ * (constants where the caller passes them: a copy of the loop for the
+ * usual geometry); the set's fill and head live in registers through the
+ * loop. */
+__attribute__((always_inline))
+static inline uint32_t fp_list_one_set(mg_cache *c, const uint64_t *ids, uint32_t n,
+                                       uint32_t *miss, uint32_t ways, uint32_t fpw)
+{
+    mg_cache_slot *slot = c->slot;
+    mg_cache_link *link = c->link;
+    uint8_t *fp = c->fp;
+    uint32_t fill = c->fill[0], nm = 0;
+    uint16_t head = c->head[0];
+    for (uint32_t i = 0; i < n; i++)
+        if (!mg_cache_fp_lru(ways, fpw, &fill, slot, link, fp, &head, ids[i])) miss[nm++] = i;
+    c->fill[0] = fill;
+    c->head[0] = head;
+    return nm;
+}
+
+/* mg_cache_access_all() of a filtered LRU cache of several sets kept in
+ * recency lists, counting nothing. */
+static uint32_t fp_list_sets(mg_cache *c, const uint64_t *ids, uint32_t n, uint32_t *miss)
+{
+    uint32_t ways = c->ways, fpw = c->fpw, nm = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t set = mg_cache_set(c, ids[i]);
+        size_t base = (size_t)set * ways;
+        if (!mg_cache_fp_lru(ways, fpw, &c->fill[set], c->slot + base, c->link + base,
+                             c->fp + (size_t)set * fpw, &c->head[set], ids[i]))
+            miss[nm++] = i;
+    }
+    return nm;
+}
+
+/* mg_cache_access_all() of a filtered LRU cache kept in order (c->ord),
+ * counting nothing; ways and fpw as fp_list_one_set()'s, pow2 the
+ * cache's (a constant where the caller passes one). */
+__attribute__((always_inline))
+static inline uint32_t fp_ord_sets(mg_cache *c, const uint64_t *ids, uint32_t n,
+                                   uint32_t *miss, uint32_t ways, uint32_t fpw, int pow2)
+{
+    mg_cache_slot *slot = c->slot;
+    uint8_t *fp = c->fp;
+    uint32_t *fill = c->fill, set_mask = c->set_mask, nm = 0;
+    uint64_t *ord = c->ord;
+    int set_bits = c->set_bits, hash_shift = c->hash_shift;
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t id = ids[i];
+        uint32_t set = pow2 ? mg_cache_set_low(id, set_bits, hash_shift, set_mask)
+                            : mg_cache_set(c, id);
+        if (!mg_cache_fp_ord(ways, fpw, &fill[set], slot + (size_t)set * ways,
+                             fp + (size_t)set * fpw, &ord[set], id))
+            miss[nm++] = i;
+    }
+    return nm;
 }
 
 uint32_t mg_cache_access_all(mg_cache *c, const uint64_t *ids, uint32_t n, uint32_t *miss)
 {
     uint32_t nm = 0;
-    if (c->lru && !c->index && !c->fp) {
-        for (uint32_t i = 0; i < n; i++)
-            if (!lru_scan_one(c, ids[i])) miss[nm++] = i;
-        c->hits += n - nm;
-        c->misses += nm;
-        return nm;
-    }
-    if (c->index && c->lru) {
-        mg_cache_slot *slot = c->slot;
-        uint32_t *index = c->index, ways = c->ways;
-        uint16_t *head = c->head;
-        int shift = c->index_shift;
-        /* a first pass only prefetches: each id's bucket and the slot it
-         * leads to (a hint: the lookups below may change the chains), so
-         * the lookups' loads overlap instead of waiting one after another */
-        for (uint32_t i = 0; i < n; i++) {
-            uint32_t e = index[(ids[i] * 0xff51afd7ed558ccdull) >> shift];
-            if (e) __builtin_prefetch(&slot[e - 1]);
-        }
-        for (uint32_t i = 0; i < n; i++)
-            if (!lru_index_one(c, slot, index, shift, head, ways, mg_cache_set(c, ids[i]),
-                               ids[i]))
-                miss[nm++] = i;
-        c->hits += n - nm;
-        c->misses += nm;
-        return nm;
-    }
-    if (!(c->fp && c->lru)) {
+    if (!c->lru) {
         for (uint32_t i = 0; i < n; i++)
             if (!mg_cache_access_any(c, ids[i])) miss[nm++] = i;
-        return nm;
+        return nm;                                /* (counted) */
     }
-    mg_cache_slot *slot = c->slot;               /* one set (cache.h): no set hash */
-    uint8_t *fp = c->fp;
-    uint32_t ways = c->ways, fill = c->fill[0];  /* in locals: the slots' stores cannot */
-    uint16_t head = c->head[0];                  /* alias them (registers, not memory) */
-    for (uint32_t i = 0; i < n; i++)
-        if (!mg_cache_fp_lru(ways, &fill, slot, fp, &head, ids[i])) miss[nm++] = i;
-    c->fill[0] = fill;
-    c->head[0] = head;
+    /* LRU: the shipped configs' geometries (a 32-way texture L1 of one
+     * set, 16-way L2s of 2^a sets, 4-way L1s) get loops of their own */
+    if (c->fp && c->ord)
+        nm = c->ways == 16 && c->pow2 ? fp_ord_sets(c, ids, n, miss, 16, 16, 1)
+                                      : fp_ord_sets(c, ids, n, miss, c->ways, c->fpw, c->pow2);
+    else if (c->fp && c->sets == 1)
+        nm = c->ways == 32 ? fp_list_one_set(c, ids, n, miss, 32, 32)
+                           : fp_list_one_set(c, ids, n, miss, c->ways, c->fpw);
+    else if (c->fp)
+        nm = fp_list_sets(c, ids, n, miss);
+    else if (c->index)
+        nm = index_lru_all(c, ids, n, miss);
+    else if (c->ways == 4)
+        for (uint32_t i = 0; i < n; i++) {
+            if (!lru_scan_one(c, 4, ids[i])) miss[nm++] = i;
+        }
+    else if (c->ord)
+        for (uint32_t i = 0; i < n; i++) {
+            if (!lru_scan_one(c, c->ways, ids[i])) miss[nm++] = i;
+        }
+    else
+        for (uint32_t i = 0; i < n; i++) {
+            if (!lru_list_scan_one(c, ids[i])) miss[nm++] = i;
+        }
     c->hits += n - nm;
     c->misses += nm;
     return nm;

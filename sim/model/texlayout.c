@@ -59,3 +59,40 @@ uint32_t mg_texlayout_block_lines(const mg_texlayout *m, uint64_t l2, uint64_t *
         for (uint64_t x = x0; x < x0 + m->bx; x++) out[n++] = m->img | (y << 28) | x;
     return n;
 }
+
+/* mg_texlayout_ids_n() by mg_texlayout_ids(), lane by lane: any layout,
+ * any texel.  Ids are never 0 (img is not): the first rises from 0. */
+static int ids_n_any(const mg_texlayout *m, const int64_t *x, const int64_t *y,
+                     const uint8_t *ln, uint32_t n, uint64_t *l1, uint64_t *l2)
+{
+    int rising = 1;
+    uint64_t prev = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        mg_texlayout_ids(m, x[ln[k]], y[ln[k]], &l1[k], &l2[k]);
+        rising &= l1[k] > prev;
+        prev = l1[k];
+    }
+    return rising;
+}
+
+/* (texlayout.h) A power-of-two layout's loop does the shifts of
+ * mg_texlayout_ids() with its state in registers; a negative texel (its
+ * divisions round to zero) starts over in ids_n_any(). */
+int mg_texlayout_ids_n(const mg_texlayout *m, const int64_t *x, const int64_t *y,
+                       const uint8_t *ln, uint32_t n, uint64_t *l1, uint64_t *l2)
+{
+    if (!m->pow2) return ids_n_any(m, x, y, ln, n, l1, l2);
+    uint64_t img = m->img, pitch = m->pitch, prev = 0;
+    int stw = m->stw, sth = m->sth, sper = m->sper, rising = 1;
+    for (uint32_t k = 0; k < n; k++) {
+        int64_t tx = x[ln[k]], ty = y[ln[k]];
+        if ((tx | ty) < 0) return ids_n_any(m, x, y, ln, n, l1, l2);
+        uint64_t lx = (uint64_t)tx >> stw, ly = (uint64_t)ty >> sth;
+        uint64_t a = img | (ly * pitch + lx);
+        l1[k] = a;
+        l2[k] = img | ly << 28 | (lx >> sper);
+        rising &= a > prev;
+        prev = a;
+    }
+    return rising;
+}

@@ -66,30 +66,9 @@ static inline void mg_texlayout_ids(const mg_texlayout *m, int64_t x, int64_t y,
 
 /* mg_texlayout_ids() of texels (x[l], y[l]) for the lanes l = ln[0 .. n),
  * into l1[k], l2[k].  Returns 1 when the L1 ids rise strictly (so none
- * repeats), else 0. */
-static inline int mg_texlayout_ids_n(const mg_texlayout *m, const int64_t *x, const int64_t *y,
-                                     const uint8_t *ln, uint32_t n, uint64_t *l1, uint64_t *l2)
-{
-    int rising = 1;
-    uint64_t prev = 0, img = m->img, pitch = m->pitch;
-    int stw = m->stw, sth = m->sth, sper = m->sper, pow2 = m->pow2;
-    for (uint32_t k = 0; k < n; k++) {
-        int64_t tx = x[ln[k]], ty = y[ln[k]];
-        uint64_t a, b;
-        if (pow2 && (tx | ty) >= 0) {
-            uint64_t lx = (uint64_t)tx >> stw, ly = (uint64_t)ty >> sth;
-            a = img | (ly * pitch + lx);
-            b = img | ly << 28 | (lx >> sper);
-        } else {
-            mg_texlayout_ids(m, tx, ty, &a, &b);
-        }
-        l1[k] = a;
-        l2[k] = b;
-        rising &= k == 0 || a > prev;
-        prev = a;
-    }
-    return rising;
-}
+ * repeats), else 0.  (Out of line: its loop gets registers of its own.) */
+int mg_texlayout_ids_n(const mg_texlayout *m, const int64_t *x, const int64_t *y,
+                       const uint8_t *ln, uint32_t n, uint64_t *l1, uint64_t *l2);
 
 /* The L2 line ids of the block holding L2 line `l2` (itself included), in
  * out[0 .. bx*by), bx*by <= MG_TEXLAYOUT_MAX_LINES; returns their number. */

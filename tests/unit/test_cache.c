@@ -101,11 +101,12 @@ static void test_same_as_reference(void)
 {
     static const char *const pols[] = {"lru", "fifo", "random", "plru"};
     static const uint32_t sets_v[] = {1, 3, 64};
-    static const uint32_t ways_v[] = {1, 2, 4, 8, 16, 32, 128};
+    static const uint32_t ways_v[] = {1, 2, 4, 8, 12, 16, 24, 32, 48, 64, 128};
+    const size_t nw = sizeof ways_v / sizeof ways_v[0];
     int indexed = 0, filtered = 0;
     for (size_t pi = 0; pi < 4; pi++)
         for (size_t si = 0; si < 3; si++)
-            for (size_t wi = 0; wi < 7; wi++) {
+            for (size_t wi = 0; wi < nw; wi++) {
                 const mg_repl_policy *pol = mg_repl_find(pols[pi]);
                 CU_ASSERT_PTR_NOT_NULL_FATAL(pol);
                 uint32_t sets = sets_v[si], ways = ways_v[wi];
@@ -150,7 +151,7 @@ static void test_same_as_reference(void)
     CU_ASSERT_TRUE(filtered > 0);
 }
 
-/* The tag filter (one set of 8 to 64 ways, cache.h) with every line's
+/* The tag filter (a set of 8 to 64 ways, cache.h; here one set) with every line's
  * filter byte among a few values, so most lookups find byte matches that
  * are not the line (0x00 also matches unfilled ways' bytes; 0x01 is what
  * the zero-byte test's borrow falsely flags): one access at a time and in
@@ -214,10 +215,11 @@ static void test_batches_same_as_reference(void)
 {
     static const char *const pols[] = {"lru", "fifo"};
     static const uint32_t sets_v[] = {1, 3, 64};
-    static const uint32_t ways_v[] = {2, 8, 32, 128};
+    static const uint32_t ways_v[] = {2, 8, 12, 16, 24, 32, 64, 128};
+    const size_t nw = sizeof ways_v / sizeof ways_v[0];
     for (size_t pi = 0; pi < 2; pi++)
         for (size_t si = 0; si < 3; si++)
-            for (size_t wi = 0; wi < 4; wi++) {
+            for (size_t wi = 0; wi < nw; wi++) {
                 const mg_repl_policy *pol = mg_repl_find(pols[pi]);
                 uint32_t sets = sets_v[si], ways = ways_v[wi];
                 mg_cache c;
