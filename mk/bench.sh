@@ -6,8 +6,11 @@ set -eu
 B=$1
 # The commit (+dirty when the tree has changes) and the machine, for the
 # printed header and the rows appended under bench/results/.
+# MG_BENCH_COMMIT names the commit where the tree is a copy without .git
+# (a lent machine running binaries built elsewhere).
 COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 [ -z "$(git status --porcelain --untracked-files=no 2>/dev/null)" ] || COMMIT="$COMMIT+dirty"
+COMMIT=${MG_BENCH_COMMIT:-$COMMIT}
 MACHINE="$(uname -m), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //')"
 RESULTS=bench/results
 mkdir -p "$RESULTS"
@@ -18,7 +21,7 @@ echo "mgsim bench: commit $COMMIT, $MACHINE"
 "$B/bench_sim" --csv "$RESULTS/sim.csv" --commit "$COMMIT" --machine "$MACHINE" \
     configs/devices/adreno640.json conv2d H=56 W=56 Cin=128 Cout=128 K=1 tile=4x4 wg=16,4 layout=image storage=fp16
 # sampled simulation (--sample auto): cycles error against full simulation
-# and speed-up over 56 kernels of several operators and configs
+# and speed-up over 57 kernels of several operators and configs
 "$B/bench_sample"
 # sweep throughput (mgsim sweep): the first 24 kept candidates of romou's
 # conv1x1 space on adreno640 (--pruned-only --limit 24, sampling auto) at
