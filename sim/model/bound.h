@@ -6,9 +6,9 @@
  * rate, and a launch ends only after every request it made has been
  * served.  So the launch takes at least as long as any pipe is busy, and
  * the busy time the trace alone fixes is known before any replay: ALU
- * issue (mg_alu_cost), and the bytes each memory record moves through the
+ * issue (mg_alu_units), and the bytes each memory record moves through the
  * texture, buffer, local and constant ports of its SP and through the L2
- * (mg_mem_busy_bound; cache misses, which depend on the replay, are left
+ * (mg_mem_pipes; cache misses, which depend on the replay, are left
  * out).  The per-SP pipes are summed over the SPs and divided by their
  * count: however the work groups were spread, some SP was busy at least
  * that long.

@@ -115,22 +115,14 @@ static inline void index_insert(mg_cache *c, uint64_t id, uint32_t s)
 
 /* ---- LRU ------------------------------------------------------------------------ */
 
-/* A miss in `set` of an LRU cache: the way it fills, now the most recent
- * (mg_cache_ord_way() or mg_cache_lru_way() on the set's state). */
-static uint32_t lru_fill_way(mg_cache *c, uint32_t set)
-{
-    if (c->ord) return mg_cache_ord_way(c->ways, &c->fill[set], &c->ord[set]);
-    return mg_cache_lru_way(c->ways, &c->fill[set], c->link + (uint64_t)set * c->ways,
-                            &c->head[set]);
-}
-
-/* (cache.h) The way lru_fill_way() picks, unlinked from its old line's
+/* (cache.h) The way mg_cache_lru_way() picks (an indexed cache has over
+ * MG_CACHE_FP_MAX_WAYS ways: recency lists), unlinked from its old line's
  * chain, now holds id at the head of *b's chain. */
 int mg_cache_lru_miss(mg_cache *c, uint32_t set, uint64_t id, uint32_t *b)
 {
     size_t base = (size_t)set * c->ways;
     int full = c->fill[set] == c->ways;
-    uint32_t w = lru_fill_way(c, set);
+    uint32_t w = mg_cache_lru_way(c->ways, &c->fill[set], c->link + base, &c->head[set]);
     if (full) index_remove(c, c->slot[base + w].tag, (uint32_t)(base + w));
     c->slot[base + w].tag = id;
     c->link[base + w].chain = *b;  /* the head of id's bucket (after the removal) */
@@ -141,11 +133,11 @@ int mg_cache_lru_miss(mg_cache *c, uint32_t set, uint64_t id, uint32_t *b)
 
 /* ---- other policies, and scanned sets ------------------------------------------ */
 
-/* A miss in set `set`: the way to fill (the first invalid one, else the
+/* A miss in set `set` of a cache whose policy keeps its state through the
+ * hooks (not LRU): the way to fill (the first invalid one, else the
  * policy's victim), filled in the policy's state. */
 static inline uint32_t fill_way(mg_cache *c, uint32_t set)
 {
-    if (c->lru) return lru_fill_way(c, set);
     uint32_t w = c->fill[set] < c->ways ? c->fill[set]++ : c->pol->victim(c->pstate, set, c->ways);
     c->pol->fill(c->pstate, set, w, c->ways);
     return w;
@@ -196,8 +188,16 @@ static int lru_list_scan_one(mg_cache *c, uint64_t id)
     return 0;
 }
 
+/* A scanned LRU cache's access, as lru_scan_one(), whichever way it keeps
+ * its order. */
+static int lru_scan_any(mg_cache *c, uint64_t id)
+{
+    return c->ord ? lru_scan_one(c, c->ways, id) : lru_list_scan_one(c, id);
+}
+
 /* (cache.h) What mg_cache_access() does not inline: every policy but LRU
- * (filtered, indexed or scanned), and LRU caches under 8 ways (scanned). */
+ * (filtered, indexed or scanned), and LRU caches with neither a filter nor
+ * an index (scanned). */
 int mg_cache_access_any(mg_cache *c, uint64_t id)
 {
     uint32_t set = mg_cache_set(c, id);
@@ -235,7 +235,7 @@ int mg_cache_access_any(mg_cache *c, uint64_t id)
         return 0;
     }
     if (c->lru) {                                 /* scanned LRU */
-        int hit = c->ord ? lru_scan_one(c, c->ways, id) : lru_list_scan_one(c, id);
+        int hit = lru_scan_any(c, id);
         if (hit) c->hits++;
         else c->misses++;
         return hit;
@@ -394,13 +394,9 @@ uint32_t mg_cache_access_all(mg_cache *c, const uint64_t *ids, uint32_t n, uint3
         for (uint32_t i = 0; i < n; i++) {
             if (!lru_scan_one(c, 4, ids[i])) miss[nm++] = i;
         }
-    else if (c->ord)
-        for (uint32_t i = 0; i < n; i++) {
-            if (!lru_scan_one(c, c->ways, ids[i])) miss[nm++] = i;
-        }
     else
         for (uint32_t i = 0; i < n; i++) {
-            if (!lru_list_scan_one(c, ids[i])) miss[nm++] = i;
+            if (!lru_scan_any(c, ids[i])) miss[nm++] = i;
         }
     c->hits += n - nm;
     c->misses += nm;

@@ -17,7 +17,8 @@
  *     compared 16 at a time (one SSE2 compare), so a miss in 32 ways costs
  *     two compares and a line id is read only on a 1-in-256 byte match;
  *   - more ways: an index, a chained hash table from line id to its slot
- *     (set x ways + way), a probe or two instead of a scan of the set;
+ *     (set x ways + way), a probe or two instead of a scan of the set
+ *     (but a cache of MG_CACHE_INDEX_MAX_SLOTS slots or more scans);
  *   - fewer: a scan of the set's ways.
  * The line ids are an array of their own (slot), apart from the index's
  * chains and the recency lists (link), so a lookup touches 8 bytes a way.
@@ -151,7 +152,8 @@ static inline uint64_t mg_cache_tag(const mg_cache *c, uint32_t set, uint32_t wa
     return c->slot[(uint64_t)set * c->ways + way].tag;
 }
 
-/* Any cache but a filtered or indexed LRU one (cache.c). */
+/* Any cache but a filtered or indexed LRU one (cache.c; mg_cache_access()
+ * calls it for those). */
 int mg_cache_access_any(mg_cache *c, uint64_t id);
 
 /* An indexed LRU cache's access (cache.c): the out-of-line part, a miss
