@@ -29,14 +29,15 @@ ifeq ($(SAN),1)
 OPT      = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 LDSAN    = -fsanitize=address,undefined
 endif
-INCLUDES = -Isim -Itraces -Iprobe
+INCLUDES = -I.
 CFLAGS  += $(CSTD) $(WARN) $(OPT) $(INCLUDES) -MMD -MP
 LDFLAGS += $(LDSAN)
 
-# The simulator library: everything under sim/ and traces/ except mgsim's
-# main().  It must never include OpenCL headers (checked by `make test`).
-LIB_SRCS    := $(sort $(shell find sim traces -name '*.c' ! -path sim/main.c 2>/dev/null))
-MGSIM_SRCS  := sim/main.c
+# The simulator library: everything under base/, sim/ and traces/ except
+# mgsim's main().  It must never include OpenCL headers (checked by
+# `make test`).
+LIB_SRCS    := $(sort $(shell find base sim traces -name '*.c' ! -path sim/mgsim.c 2>/dev/null))
+MGSIM_SRCS  := sim/mgsim.c
 PROBE_SRCS  := $(sort $(shell find probe -name '*.c'))
 TEST_SRCS   := $(sort $(wildcard tests/unit/*.c))
 BENCH_SRCS  := $(sort $(wildcard bench/*.c))
@@ -160,17 +161,17 @@ clean:
 # build/fuzz/, then runs it for FUZZ_SECONDS seeded with the bad-trace corpus
 # and the sample traces.  New inputs collect in build/fuzz/corpus/; a crash
 # leaves build/fuzz/crash-* (replay: build/fuzz/fuzz_trace FILE).
-# (-Wno-format-nonliteral: clang, unlike gcc, flags the vprintf in util/diag.c.)
+# (-Wno-format-nonliteral: clang, unlike gcc, flags the vprintf in base/diag.c.)
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_DIR     := build/fuzz
 FUZZ_SRCS    := tests/fuzz/fuzz_trace.c traces/trace_rec.c traces/trace_codec.c \
                 traces/trace_decode.c traces/trace_check.c traces/trace_read.c \
-                traces/trace_stats.c traces/trace_lineset.c sim/util/diag.c
+                traces/trace_stats.c traces/trace_lineset.c base/diag.c
 FUZZ_BIN     := $(FUZZ_DIR)/fuzz_trace
 
 .PHONY: fuzz
-$(FUZZ_BIN): $(FUZZ_SRCS) $(wildcard traces/*.h) sim/util/diag.h
+$(FUZZ_BIN): $(FUZZ_SRCS) $(wildcard traces/*.h) base/diag.h
 	@command -v $(FUZZ_CC) >/dev/null 2>&1 || sh mk/deps.sh install-fuzz
 	@mkdir -p $(FUZZ_DIR)
 	$(FUZZ_CC) $(CSTD) $(WARN) -Wno-format-nonliteral -O1 -g -fno-omit-frame-pointer \

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "config/device.h"
-#include "util/jsonfile.h"
+#include "sim/config/device.h"
+#include "base/jsonfile.h"
 
 static double now(void)
 {

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "gen/gen.h"
+#include "traces/gen/gen.h"
 
 static double now(void)
 {

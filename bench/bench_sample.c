@@ -17,10 +17,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "config/device.h"
-#include "gen/gen.h"
-#include "model/bound.h"
-#include "model/model.h"
+#include "sim/config/device.h"
+#include "traces/gen/gen.h"
+#include "sim/model/bound.h"
+#include "sim/model/model.h"
 
 /* config, schedule (warp= defaults to the device's); "big" marks a conv of
  * 28x28 or larger (the speed-up aim). */

@@ -26,10 +26,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "config/device.h"
-#include "gen/gen.h"
-#include "model/model.h"
-#include "util/afile.h"
+#include "sim/config/device.h"
+#include "traces/gen/gen.h"
+#include "sim/model/model.h"
+#include "base/afile.h"
 
 #define RUNS 3
 

@@ -32,9 +32,9 @@
  * and 8; the better of the two, its launch then doubled while the rate
  * rises by 5 % (loads in flight against the DRAM latency).
  */
-#include "aspect.h"
-#include "analysis/knee.h"
-#include "analysis/pconclude.h"
+#include "probe/aspect.h"
+#include "sim/analysis/knee.h"
+#include "sim/analysis/pconclude.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -43,9 +43,9 @@
  * image rows apart, sy = 1 .. 32: the walk comes back to a line one
  * lattice row (64 accesses) later while sy is under the line's height.
  */
-#include "aspect.h"
-#include "analysis/knee.h"
-#include "analysis/pconclude.h"
+#include "probe/aspect.h"
+#include "sim/analysis/knee.h"
+#include "sim/analysis/pconclude.h"
 
 #include <math.h>
 #include <stdio.h>

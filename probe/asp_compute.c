@@ -33,9 +33,9 @@
  *     (registers do not limit occupancy).  Groups at once at full
  *     registers = compute units when one such group fills a core.
  */
-#include "aspect.h"
-#include "analysis/knee.h"
-#include "analysis/pconclude.h"
+#include "probe/aspect.h"
+#include "sim/analysis/knee.h"
+#include "sim/analysis/pconclude.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -12,8 +12,8 @@
  * The aspect concludes only the median latency and its spread over runs;
  * the model is fitted elsewhere from the curve.
  */
-#include "aspect.h"
-#include "analysis/knee.h"
+#include "probe/aspect.h"
+#include "sim/analysis/knee.h"
 
 #include <math.h>
 #include <stdio.h>

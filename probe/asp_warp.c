@@ -29,9 +29,9 @@
  * second estimate comes from the flops aspect: peak / (2 x clock x compute
  * units), the FMA lanes per core at the reported maximum clock.
  */
-#include "aspect.h"
-#include "analysis/knee.h"
-#include "analysis/pconclude.h"
+#include "probe/aspect.h"
+#include "sim/analysis/knee.h"
+#include "sim/analysis/pconclude.h"
 
 #include <math.h>
 #include <stdio.h>

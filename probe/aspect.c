@@ -1,6 +1,6 @@
 /* aspect.c - the aspect table and the helpers aspects share (aspect.h). */
-#include "aspect.h"
-#include "analysis/profile.h"
+#include "probe/aspect.h"
+#include "sim/analysis/profile.h"
 
 #include <math.h>
 #include <stdarg.h>

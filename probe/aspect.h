@@ -18,9 +18,9 @@
 #ifndef MGP_ASPECT_H
 #define MGP_ASPECT_H
 
-#include "ptime.h"
-#include "analysis/ares.h"
-#include "analysis/pplan.h"
+#include "probe/ptime.h"
+#include "sim/analysis/ares.h"
+#include "sim/analysis/pplan.h"
 
 #include <cjson/cJSON.h>
 #include <stdint.h>

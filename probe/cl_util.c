@@ -1,5 +1,5 @@
 /* cl_util.c - see cl_util.h. */
-#include "cl_util.h"
+#include "probe/cl_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* devinfo.c - see devinfo.h. */
-#include "devinfo.h"
+#include "probe/devinfo.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -16,8 +16,8 @@
 #ifndef MGP_DEVINFO_H
 #define MGP_DEVINFO_H
 
-#include "cl_util.h"
-#include "util/diag.h"
+#include "probe/cl_util.h"
+#include "base/diag.h"
 
 #include <cjson/cJSON.h>
 #include <stddef.h>

@@ -1,7 +1,7 @@
 /* kexec.c - build, bind, launch and read back one generated kernel (see
  * kexec.h). */
-#include "kexec.h"
-#include "gen/tracer.h"
+#include "probe/kexec.h"
+#include "traces/gen/tracer.h"
 
 #include <inttypes.h>
 #include <stdarg.h>

@@ -20,9 +20,9 @@
 #ifndef MGP_KEXEC_H
 #define MGP_KEXEC_H
 
-#include "cl_util.h"
-#include "gen/gen.h"
-#include "util/diag.h"
+#include "probe/cl_util.h"
+#include "traces/gen/gen.h"
+#include "base/diag.h"
 
 #include <stddef.h>
 #include <signal.h>

@@ -1,5 +1,5 @@
 /* kexec_dev.c - opening and closing a device for kexec (see kexec.h). */
-#include "kexec.h"
+#include "probe/kexec.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * mgprobe.h - the mgprobe subcommand registry and shared command-line
  * helpers (the counterpart of sim/cli/cli.h for mgsim).
  *
- * Every subcommand is one mgp_command row in registry.c and one file
+ * Every subcommand is one mgp_command row in pcmd_list.c and one file
  * cmd_NAME.c.  A command's run() gets argv with argv[0] = its own name, and
  * returns the process exit status:
  *   0  success

@@ -1,6 +1,6 @@
 /* ptime.c - timed measurements of generated kernels (see ptime.h). */
-#include "ptime.h"
-#include "analysis/knee.h"
+#include "probe/ptime.h"
+#include "sim/analysis/knee.h"
 
 #include <math.h>
 #include <stdio.h>

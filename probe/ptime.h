@@ -21,7 +21,7 @@
 #ifndef MGP_PTIME_H
 #define MGP_PTIME_H
 
-#include "kexec.h"
+#include "probe/kexec.h"
 
 #include <signal.h>
 #include <stdint.h>

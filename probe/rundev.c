@@ -1,6 +1,6 @@
 /* rundev.c - see rundev.h. */
-#include "rundev.h"
-#include "devinfo.h"
+#include "probe/rundev.h"
+#include "probe/devinfo.h"
 
 #include <stdio.h>
 #include <stdlib.h>

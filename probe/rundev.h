@@ -7,7 +7,7 @@
 #ifndef MGP_RUNDEV_H
 #define MGP_RUNDEV_H
 
-#include "aspect.h"
+#include "probe/aspect.h"
 
 #include <cjson/cJSON.h>
 

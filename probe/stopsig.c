@@ -1,7 +1,7 @@
 /*
  * stopsig.c - SIGINT and SIGTERM taken by a waiter thread (stopsig.h).
  */
-#include "stopsig.h"
+#include "probe/stopsig.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

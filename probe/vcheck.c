@@ -1,6 +1,6 @@
 /* vcheck.c - verify one schedule on a device (see vcheck.h). */
-#include "vcheck.h"
-#include "gen/tracer.h"
+#include "probe/vcheck.h"
+#include "traces/gen/tracer.h"
 
 #include <inttypes.h>
 #include <math.h>

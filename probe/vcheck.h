@@ -5,8 +5,8 @@
 #ifndef MGP_VCHECK_H
 #define MGP_VCHECK_H
 
-#include "kexec.h"
-#include "gen/gen.h"
+#include "probe/kexec.h"
+#include "traces/gen/gen.h"
 
 #include <stddef.h>
 

@@ -10,11 +10,11 @@
  * build log) follow it indented.  The per-schedule work is vcheck.c;
  * --jobs spreads schedules over worker processes (vjobs.c).
  */
-#include "kexec.h"
-#include "mgprobe.h"
-#include "vcheck.h"
-#include "vjobs.h"
-#include "util/jsonfile.h"
+#include "probe/kexec.h"
+#include "probe/mgprobe.h"
+#include "probe/vcheck.h"
+#include "probe/vjobs.h"
+#include "base/jsonfile.h"
 
 #include <getopt.h>
 #include <stdio.h>

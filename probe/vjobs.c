@@ -1,5 +1,5 @@
 /* vjobs.c - worker processes for independent tasks (see vjobs.h). */
-#include "vjobs.h"
+#include "probe/vjobs.h"
 
 #include <errno.h>
 #include <poll.h>

@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "util/diag.h"
+#include "base/diag.h"
 
 #define MG_TRACE_MAGIC      "MGTRACE"      /* 7 bytes + NUL in the file */
 #define MG_TRACE_VERSION    1

@@ -2,7 +2,7 @@
  * trace_check.c - checks that need the header: the header's own fields
  * (FORMAT.md section 3) and each decoded record against it (section 6).
  */
-#include "trace_internal.h"
+#include "traces/trace_internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * encoded warps (FORMAT.md sections 1 and 5).  The decoder is in
  * trace_decode.c.
  */
-#include "trace_internal.h"
+#include "traces/trace_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,7 +3,7 @@
  * cursor, checking every byte against FORMAT.md section 5.  Checks that
  * need the header (object ids, address ranges) are in trace_check.c.
  */
-#include "trace_internal.h"
+#include "traces/trace_internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>

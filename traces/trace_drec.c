@@ -8,7 +8,7 @@
  * active lanes' values.  Expanding gives exactly the mg_rec the decoder
  * gives for the encoded form of the same record.
  */
-#include "trace_internal.h"
+#include "traces/trace_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,11 +1,11 @@
 /*
  * trace_file.c - the trace file writer (FORMAT.md sections 2-4): header,
  * work groups, end marker, written to a temporary file and renamed into
- * place on close (util/afile), so a failed or aborted write leaves nothing.
+ * place on close (base/afile), so a failed or aborted write leaves nothing.
  * The reader is trace_read.c.
  */
-#include "trace_internal.h"
-#include "util/afile.h"
+#include "traces/trace_internal.h"
+#include "base/afile.h"
 
 #include <errno.h>
 #include <stdio.h>

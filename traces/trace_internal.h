@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "trace.h"
+#include "traces/trace.h"
 
 /* ---- limits (FORMAT.md section 7) ----------------------------------------- */
 

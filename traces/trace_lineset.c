@@ -1,5 +1,5 @@
 /* trace_lineset.c - see trace_lineset.h. */
-#include "trace_lineset.h"
+#include "traces/trace_lineset.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -8,7 +8,7 @@
  * work group is handed out.  Errors are one line: the file, the record
  * index (counting from 0 over the file) where one applies, the byte offset.
  */
-#include "trace_internal.h"
+#include "traces/trace_internal.h"
 
 #include <errno.h>
 #include <stdarg.h>

@@ -1,5 +1,5 @@
 /* trace_rec.c - record and header helpers: lane counts, names, geometry. */
-#include "trace_internal.h"
+#include "traces/trace_internal.h"
 
 /* Every active lane of r into out (ascending); returns their number. */
 static unsigned all_lanes(const mg_rec *r, uint8_t *out)

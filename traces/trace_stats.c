@@ -1,6 +1,6 @@
 /* trace_stats.c - see trace_stats.h. */
-#include "trace_stats.h"
-#include "trace_internal.h"
+#include "traces/trace_stats.h"
+#include "traces/trace_internal.h"
 
 #include <string.h>
 

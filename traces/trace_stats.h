@@ -19,8 +19,8 @@
 
 #include <stdint.h>
 
-#include "trace.h"
-#include "trace_lineset.h"
+#include "traces/trace.h"
+#include "traces/trace_lineset.h"
 
 typedef struct mg_trace_stats {
     mg_trace_header hdr;                   /* copy of the trace's header */

@@ -1,5 +1,5 @@
 /* ares.c - an aspect's curves, conclusions and notes (see ares.h). */
-#include "analysis/ares.h"
+#include "sim/analysis/ares.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* knee.c - knee detection in measured curves (see knee.h for the method). */
-#include "analysis/knee.h"
+#include "sim/analysis/knee.h"
 
 #include <math.h>
 #include <stdio.h>

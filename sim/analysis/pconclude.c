@@ -1,7 +1,7 @@
 /* pconclude.c - the probe aspects' shared conclusions (see pconclude.h). */
-#include "analysis/pconclude.h"
-#include "analysis/knee.h"
-#include "analysis/pplan.h"
+#include "sim/analysis/pconclude.h"
+#include "sim/analysis/knee.h"
+#include "sim/analysis/pplan.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-#include "analysis/ares.h"
+#include "sim/analysis/ares.h"
 
 /* warp: the ticket estimate w1 (confidence c1, < 0 when none) and the
  * timing estimate w2 (c2) -> warp_size_by_ticket, warp_size_by_timing and

@@ -1,5 +1,5 @@
 /* pplan.c - the probe's schedule choices (see pplan.h). */
-#include "analysis/pplan.h"
+#include "sim/analysis/pplan.h"
 
 #include <math.h>
 #include <stdio.h>

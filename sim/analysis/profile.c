@@ -1,8 +1,8 @@
 /* profile.c - profile and curve schemas: validation and readers (see
  * profile.h and configs/PROFILE.md). */
-#include "analysis/profile.h"
-#include "util/jsonfile.h"
-#include "util/strsim.h"
+#include "sim/analysis/profile.h"
+#include "base/jsonfile.h"
+#include "base/strsim.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -34,7 +34,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "util/diag.h"
+#include "base/diag.h"
 
 #define MG_PROFILE_SCHEMA "mgsim-profile/1"
 #define MG_CURVE_SCHEMA   "mgsim-curve/1"

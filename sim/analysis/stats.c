@@ -1,5 +1,5 @@
 /* stats.c - prediction accuracy and rank agreement (see stats.h). */
-#include "analysis/stats.h"
+#include "sim/analysis/stats.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* suite.c - suite files and timings documents (see suite.h). */
-#include "analysis/suite.h"
-#include "util/jsonfile.h"
+#include "sim/analysis/suite.h"
+#include "base/jsonfile.h"
 
 #include <math.h>
 #include <stdio.h>

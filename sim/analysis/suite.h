@@ -27,8 +27,8 @@
 #include <stddef.h>
 #include <cjson/cJSON.h>
 
-#include "gen/schedule.h"
-#include "util/diag.h"
+#include "traces/gen/schedule.h"
+#include "base/diag.h"
 
 #define MG_SUITE_SCHEMA   "mgsim-suite/1"
 #define MG_TIMINGS_SCHEMA "mgsim-timings/1"

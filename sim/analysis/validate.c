@@ -3,13 +3,13 @@
  * each kernel is independent, its result lands in its own slot, so the
  * output does not depend on the thread count), summarize (see validate.h).
  */
-#include "analysis/validate.h"
-#include "analysis/stats.h"
-#include "analysis/suite.h"
-#include "gen/gen.h"
-#include "gen/op.h"
-#include "model/model.h"
-#include "util/jsonfile.h"
+#include "sim/analysis/validate.h"
+#include "sim/analysis/stats.h"
+#include "sim/analysis/suite.h"
+#include "traces/gen/gen.h"
+#include "traces/gen/op.h"
+#include "sim/model/model.h"
+#include "base/jsonfile.h"
 
 #include <math.h>
 #include <pthread.h>

@@ -32,8 +32,8 @@
 #include <stdio.h>
 #include <cjson/cJSON.h>
 
-#include "config/device.h"
-#include "util/diag.h"
+#include "sim/config/device.h"
+#include "base/diag.h"
 
 #define MG_VALIDATE_SCHEMA "mgsim-validate/1"
 #define MG_VALIDATE_TOPK   5

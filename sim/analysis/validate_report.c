@@ -1,8 +1,8 @@
 /* validate_report.c - the validation report as text and as JSON (see
  * validate.h).  Nothing is computed here beyond formatting. */
-#include "analysis/validate.h"
-#include "model/model.h"
-#include "version.h"
+#include "sim/analysis/validate.h"
+#include "sim/model/model.h"
+#include "sim/version.h"
 
 #include <math.h>
 #include <string.h>

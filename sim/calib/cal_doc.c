@@ -2,8 +2,8 @@
  * cal_doc.c - the config document calibration builds: dotted-key access,
  * values with their sources, defaults, conditions (see cal_internal.h).
  */
-#include "calib/cal_internal.h"
-#include "util/units.h"
+#include "sim/calib/cal_internal.h"
+#include "base/units.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -5,8 +5,8 @@
 #ifndef MG_CAL_INTERNAL_H
 #define MG_CAL_INTERNAL_H
 
-#include "calib/calibrate.h"
-#include "config/schema.h"
+#include "sim/calib/calibrate.h"
+#include "sim/config/schema.h"
 
 typedef struct cal_ctx {
     const cJSON       *prof;

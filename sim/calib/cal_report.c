@@ -1,5 +1,5 @@
 /* cal_report.c - the calibration report, text and JSON (calibrate.h). */
-#include "calib/calibrate.h"
+#include "sim/calib/calibrate.h"
 
 #include <string.h>
 

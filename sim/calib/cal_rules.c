@@ -6,8 +6,8 @@
  * latency plus its dependent address arithmetic (buffers one ALU latency,
  * images two: the texel's x and y).
  */
-#include "calib/cal_internal.h"
-#include "analysis/profile.h"
+#include "sim/calib/cal_internal.h"
+#include "sim/analysis/profile.h"
 
 #include <math.h>
 #include <stdarg.h>

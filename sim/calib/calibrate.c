@@ -2,8 +2,8 @@
  * calibrate.c - calibration's driver: base document, profile rules,
  * placeholders, the strict check, and the per-key origins (calibrate.h).
  */
-#include "calib/cal_internal.h"
-#include "config/emit.h"
+#include "sim/calib/cal_internal.h"
+#include "sim/config/print.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -22,8 +22,8 @@
 #include <stdio.h>
 #include <cjson/cJSON.h>
 
-#include "config/device.h"
-#include "util/diag.h"
+#include "sim/config/device.h"
+#include "base/diag.h"
 
 #define MG_CAL_SCHEMA "mgsim-calibration/1"
 

@@ -1,7 +1,7 @@
 /*
  * cli.h - the mgsim subcommand registry and shared command-line helpers.
  *
- * Every subcommand is one mg_command row in registry.c and one file
+ * Every subcommand is one mg_command row in cmd_list.c and one file
  * cmd_NAME.c.  A command's run() gets argv with argv[0] = its own name, and
  * returns the process exit status:
  *   0  success

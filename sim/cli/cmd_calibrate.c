@@ -3,10 +3,10 @@
  * profile (sim/calib/calibrate.h), and the report of where each value
  * came from.
  */
-#include "analysis/profile.h"
-#include "calib/calibrate.h"
-#include "cli/cli.h"
-#include "util/jsonout.h"
+#include "sim/analysis/profile.h"
+#include "sim/calib/calibrate.h"
+#include "sim/cli/cli.h"
+#include "base/jsonout.h"
 
 #include <getopt.h>
 #include <stdlib.h>

@@ -1,13 +1,13 @@
 /*
  * cmd_config.c - `mgsim config check|show|diff|keys`.
  */
-#include "cli/cli.h"
-#include "config/device.h"
-#include "config/emit.h"
-#include "config/schema.h"
-#include "util/afile.h"
-#include "util/jsonout.h"
-#include "util/units.h"
+#include "sim/cli/cli.h"
+#include "sim/config/device.h"
+#include "sim/config/print.h"
+#include "sim/config/schema.h"
+#include "base/afile.h"
+#include "base/jsonout.h"
+#include "base/units.h"
 
 #include <errno.h>
 #include <getopt.h>

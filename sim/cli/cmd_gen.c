@@ -2,11 +2,11 @@
  * cmd_gen.c - `mgsim gen`: generate a kernel, its launch plan and its trace
  * from one schedule.
  */
-#include "cli/cli.h"
-#include "gen/gen.h"
-#include "gen/op.h"
-#include "util/jsonfile.h"
-#include "util/jsonout.h"
+#include "sim/cli/cli.h"
+#include "traces/gen/gen.h"
+#include "traces/gen/op.h"
+#include "base/jsonfile.h"
+#include "base/jsonout.h"
 
 #include <getopt.h>
 #include <stdlib.h>

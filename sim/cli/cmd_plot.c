@@ -4,8 +4,8 @@
  * (sim/plot/plot.h).  gnuplot is needed only here: without it every other
  * command works, and this one says so and exits 2.
  */
-#include "cli/cli.h"
-#include "plot/plot.h"
+#include "sim/cli/cli.h"
+#include "sim/plot/plot.h"
 
 #include <getopt.h>
 #include <stdlib.h>

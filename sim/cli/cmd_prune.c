@@ -1,17 +1,17 @@
 /*
- * cmd_prune.c - `mgsim prune`: apply hardware pruning rules (mg_rule.h) to
+ * cmd_prune.c - `mgsim prune`: apply hardware pruning rules (rule.h) to
  * every member of a search space on a device config, from static features
  * only, and optionally check the decisions against a recorded golden.
  */
-#include "cli/cli.h"
-#include "config/device.h"
-#include "gen/gen.h"
-#include "search/mg_rule.h"
-#include "search/mg_rule_golden.h"
-#include "search/mg_space.h"
-#include "search/mg_sweep.h"
-#include "util/afile.h"
-#include "util/jsonout.h"
+#include "sim/cli/cli.h"
+#include "sim/config/device.h"
+#include "traces/gen/gen.h"
+#include "sim/search/rule.h"
+#include "sim/search/rule_golden.h"
+#include "sim/search/space.h"
+#include "sim/search/sweep.h"
+#include "base/afile.h"
+#include "base/jsonout.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -131,16 +131,16 @@ static int results_best(const char *path, const mg_space *sp, uint64_t *size, ui
             if (!good) goto done;
             continue;
         }
-        mg_sweep_rec r;
+        mg_sweep_result r;
         char err[256];
-        if (mg_sweep_rec_parse(line, &r, err, sizeof err)) {
+        if (mg_sweep_result_parse(line, &r, err, sizeof err)) {
             mg_diag_error(d, "%s:%ld: %s", path, no, err);
             goto done;
         }
         if (r.index >= *size) {
             mg_diag_error(d, "%s:%ld: index %" PRIu64 " past the space's %" PRIu64 " members",
                           path, no, r.index, *size);
-            mg_sweep_rec_free(&r);
+            mg_sweep_result_free(&r);
             goto done;
         }
         if (r.ok && (!found || r.seconds < *seconds)) {   /* ties: the lower index */
@@ -148,7 +148,7 @@ static int results_best(const char *path, const mg_space *sp, uint64_t *size, ui
             *seconds = r.seconds;
             found = 1;
         }
-        mg_sweep_rec_free(&r);
+        mg_sweep_result_free(&r);
     }
     if (no == 0) mg_diag_error(d, "%s: empty (expected sweep results)", path);
     else if (!found) mg_diag_error(d, "%s: no simulated candidate to take the best from", path);

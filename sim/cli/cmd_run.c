@@ -3,12 +3,12 @@
  * in memory) on a device config and report time, occupancy, per-level
  * traffic, stalls and the roofline.
  */
-#include "cli/cli.h"
-#include "config/device.h"
-#include "gen/gen.h"
-#include "model/model.h"
-#include "util/afile.h"
-#include "util/jsonout.h"
+#include "sim/cli/cli.h"
+#include "sim/config/device.h"
+#include "traces/gen/gen.h"
+#include "sim/model/model.h"
+#include "base/afile.h"
+#include "base/jsonout.h"
 
 #include <errno.h>
 #include <getopt.h>

@@ -2,9 +2,9 @@
  * cmd_space.c - `mgsim space count|list SPACE`: the size of a search space
  * (raw, excluded, invalid by reason) and its members' canonical schedules.
  */
-#include "cli/cli.h"
-#include "search/mg_space.h"
-#include "util/jsonout.h"
+#include "sim/cli/cli.h"
+#include "sim/search/space.h"
+#include "base/jsonout.h"
 
 #include <getopt.h>
 #include <inttypes.h>

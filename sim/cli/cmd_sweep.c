@@ -1,12 +1,12 @@
 /*
  * cmd_sweep.c - `mgsim sweep`: simulate the members of a search space on a
  * device config (all, or the ones the pruning rules keep) on N threads,
- * into a resumable results file, and print the summary (search/mg_sweep.h).
+ * into a resumable results file, and print the summary (search/sweep.h).
  */
-#include "cli/cli.h"
-#include "cli/sweep_opts.h"
-#include "search/mg_sweep.h"
-#include "util/jsonout.h"
+#include "sim/cli/cli.h"
+#include "sim/cli/sweep_opts.h"
+#include "sim/search/sweep.h"
+#include "base/jsonout.h"
 
 #include <getopt.h>
 #include <inttypes.h>

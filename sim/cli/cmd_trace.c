@@ -2,10 +2,10 @@
  * cmd_trace.c - `mgsim trace dump|stats`: print a trace file record by
  * record, or the statistics of traces/trace_stats.c as text or JSON.
  */
-#include "cli/cli.h"
-#include "trace.h"
-#include "trace_stats.h"
-#include "util/jsonout.h"
+#include "sim/cli/cli.h"
+#include "traces/trace.h"
+#include "traces/trace_stats.h"
+#include "base/jsonout.h"
 
 #include <getopt.h>
 #include <stdlib.h>

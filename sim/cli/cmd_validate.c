@@ -4,13 +4,13 @@
  * against the measurements (sim/analysis/validate.h): per kernel, per
  * search-space group and overall; text, JSON and a log-log scatter.
  */
-#include "analysis/validate.h"
-#include "cli/cli.h"
-#include "config/device.h"
-#include "model/model.h"
-#include "plot/plot.h"
-#include "util/afile.h"
-#include "util/jsonout.h"
+#include "sim/analysis/validate.h"
+#include "sim/cli/cli.h"
+#include "sim/config/device.h"
+#include "sim/model/model.h"
+#include "sim/plot/plot.h"
+#include "base/afile.h"
+#include "base/jsonout.h"
 
 #include <errno.h>
 #include <getopt.h>

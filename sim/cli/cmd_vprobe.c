@@ -3,10 +3,10 @@
  * through the timing model of a device config (sim/vprobe/vprobe.h); a
  * virtual profile in the probe's schema, and a summary table.
  */
-#include "cli/cli.h"
-#include "config/device.h"
-#include "util/jsonout.h"
-#include "vprobe/vprobe.h"
+#include "sim/cli/cli.h"
+#include "sim/config/device.h"
+#include "base/jsonout.h"
+#include "sim/vprobe/vprobe.h"
 
 #include <getopt.h>
 #include <stdlib.h>

@@ -5,11 +5,11 @@
  * report per variant the best kernel, its time, whether the choice changed
  * from the base config, and the pruning reduction.
  */
-#include "cli/cli.h"
-#include "cli/sweep_opts.h"
-#include "config/variant.h"
-#include "util/afile.h"
-#include "util/jsonout.h"
+#include "sim/cli/cli.h"
+#include "sim/cli/sweep_opts.h"
+#include "sim/config/variant.h"
+#include "base/afile.h"
+#include "base/jsonout.h"
 
 #include <errno.h>
 #include <getopt.h>

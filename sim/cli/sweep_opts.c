@@ -1,7 +1,7 @@
 /* sweep_opts.c - see sweep_opts.h. */
-#include "cli/sweep_opts.h"
-#include "cli/cli.h"
-#include "util/jsonfile.h"
+#include "sim/cli/sweep_opts.h"
+#include "sim/cli/cli.h"
+#include "base/jsonfile.h"
 
 #include <errno.h>
 #include <signal.h>

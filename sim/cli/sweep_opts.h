@@ -8,7 +8,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "search/mg_sweep.h"
+#include "sim/search/sweep.h"
 
 /* Exit status of a sweep stopped by SIGINT/SIGTERM (128 + SIGINT, as a shell). */
 #define MG_EXIT_INTERRUPTED 130

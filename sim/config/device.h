@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include <cjson/cJSON.h>
 
-#include "util/diag.h"
+#include "base/diag.h"
 
 #define MG_SCHEMA_NAME "mgsim-device/1"
 #define MG_NAME_MAX    64

@@ -8,12 +8,12 @@
  * (3) resolve "=other.key" defaults; (4) read "sources"; (5) run the
  * cross-field rules (rules.c) when everything else was clean.
  */
-#include "config/device.h"
-#include "config/load_internal.h"
-#include "config/schema.h"
-#include "util/jsonfile.h"
-#include "util/strsim.h"
-#include "util/units.h"
+#include "sim/config/device.h"
+#include "sim/config/load_internal.h"
+#include "sim/config/schema.h"
+#include "base/jsonfile.h"
+#include "base/strsim.h"
+#include "base/units.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -4,8 +4,8 @@
 #ifndef MG_LOAD_INTERNAL_H
 #define MG_LOAD_INTERNAL_H
 
-#include "config/device.h"
-#include "util/diag.h"
+#include "sim/config/device.h"
+#include "base/diag.h"
 
 /* Cross-field rules and derived defaults (rules.c).  Runs only on a device
  * whose every field passed its own check.  Adds one error per broken rule,

@@ -4,9 +4,9 @@
  * Each rule states what must hold between keys and names, in its message,
  * the key to change.  Rules run after every key passed its own range check.
  */
-#include "config/load_internal.h"
-#include "config/schema.h"
-#include "util/units.h"
+#include "sim/config/load_internal.h"
+#include "sim/config/schema.h"
+#include "base/units.h"
 
 #include <stdio.h>
 

@@ -5,7 +5,7 @@
  * configs/README.md, and, if it relates to other keys, a rule in rules.c.
  * Rows with a `when` condition must come after the key they test.
  */
-#include "config/schema.h"
+#include "sim/config/schema.h"
 
 #include <stddef.h>
 #include <string.h>

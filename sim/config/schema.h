@@ -3,7 +3,7 @@
  *
  * One row per key: JSON path, type, where the value lives in mg_device,
  * accepted range (in base units), default, the condition under which the
- * key applies, and a help line.  The loader (load.c), the printer (emit.c),
+ * key applies, and a help line.  The loader (load.c), the printer (print.c),
  * `mgsim config keys` and configs/README.md all follow this table.
  */
 #ifndef MG_SCHEMA_H
@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#include "config/device.h"
+#include "sim/config/device.h"
 
 typedef enum mg_ftype {
     MG_T_STR,     /* char[MG_NAME_MAX] (or MG_REF_MAX for notes) */

@@ -2,11 +2,11 @@
  * variant.c - device-config variants (variant.h): set keys in a copy of a
  * config document, then load it with the ordinary loader.
  */
-#include "config/variant.h"
-#include "config/emit.h"
-#include "config/schema.h"
-#include "util/strsim.h"
-#include "util/units.h"
+#include "sim/config/variant.h"
+#include "sim/config/print.h"
+#include "sim/config/schema.h"
+#include "base/strsim.h"
+#include "base/units.h"
 
 #include <errno.h>
 #include <math.h>

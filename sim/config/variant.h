@@ -19,8 +19,8 @@
 #include <stddef.h>
 #include <cjson/cJSON.h>
 
-#include "config/device.h"
-#include "util/diag.h"
+#include "sim/config/device.h"
+#include "base/diag.h"
 
 #define MG_VARY_VALUES 32
 

@@ -2,7 +2,7 @@
  * bound.c - a lower bound of a launch's cycles from its trace alone
  * (bound.h; sim/MODEL.md, "The trace's lower bound").
  */
-#include "model/bound.h"
+#include "sim/model/bound.h"
 
 #include <string.h>
 

@@ -19,7 +19,7 @@
 #ifndef MG_BOUND_H
 #define MG_BOUND_H
 
-#include "model/sim_internal.h"
+#include "sim/model/sim_internal.h"
 
 typedef struct mg_bound {
     const mg_device *dev;

@@ -1,8 +1,8 @@
 /*
  * cache.c - see cache.h.
  */
-#include "model/cache.h"
-#include "model/policy/lru.h"
+#include "sim/model/cache.h"
+#include "sim/model/policy/lru.h"
 
 #include <stdlib.h>
 #include <string.h>

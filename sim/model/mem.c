@@ -4,8 +4,8 @@
  * memory, the shared L2 and DRAM, each with its latency and a bandwidth
  * pipe.  See sim/MODEL.md, "Memory".
  */
-#include "model/sim_internal.h"
-#include "model/texlayout.h"
+#include "sim/model/sim_internal.h"
+#include "sim/model/texlayout.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -23,9 +23,9 @@
 #include <stdio.h>
 #include <cjson/cJSON.h>
 
-#include "config/device.h"
-#include "trace.h"
-#include "util/diag.h"
+#include "sim/config/device.h"
+#include "traces/trace.h"
+#include "base/diag.h"
 
 enum { MG_LV_TEX_L1, MG_LV_BUF_L1, MG_LV_LOCAL, MG_LV_CONST, MG_LV_L2, MG_LV_DRAM,
        MG_LV_COUNT };

@@ -2,7 +2,7 @@
  * occupancy.c - how many warps of a work group can be resident on one SP
  * at once (sim/MODEL.md, "Occupancy").
  */
-#include "model/sim_internal.h"
+#include "sim/model/sim_internal.h"
 
 uint64_t mg_occ_warp_regs(const mg_sim *s, uint32_t lanes)
 {

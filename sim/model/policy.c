@@ -3,7 +3,7 @@
  * file in policy/ and one line here; its name must be one of the config's
  * replacement values (sim/config/schema.c).
  */
-#include "model/cache.h"
+#include "sim/model/cache.h"
 
 #include <string.h>
 

@@ -2,7 +2,7 @@
  * report.c - printing a simulation: a text report for people and JSON for
  * tools, from the counted statistics (model.h).
  */
-#include "model/model.h"
+#include "sim/model/model.h"
 
 #include <stdio.h>
 

@@ -3,7 +3,7 @@
  * memory level's bandwidth ceiling at the operation intensity the kernel
  * has at that level, and the compute peak; the lowest is the bound.
  */
-#include "model/model.h"
+#include "sim/model/model.h"
 
 #include <string.h>
 

@@ -18,7 +18,7 @@
  * the last jump lands on the tail, replayed to the end.  sample_est.c
  * turns the stretches into the estimate.
  */
-#include "model/sample.h"
+#include "sim/model/sample.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -22,7 +22,7 @@
 #ifndef MG_SAMPLE_H
 #define MG_SAMPLE_H
 
-#include "model/sim_internal.h"
+#include "sim/model/sim_internal.h"
 
 /* ---- classes of work groups (sample_class.c) ------------------------------ */
 

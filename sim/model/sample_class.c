@@ -12,7 +12,7 @@
  * work group (or the work depends on the position otherwise) and the
  * launch is not uniform enough to sample.
  */
-#include "model/sample.h"
+#include "sim/model/sample.h"
 
 #include <string.h>
 

@@ -18,7 +18,7 @@
  * plus, when the kinds of work group differ, half the spread between
  * weighting them by records alone and by lanes alone.
  */
-#include "model/sample.h"
+#include "sim/model/sample.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -9,9 +9,9 @@
  * max_outstanding_per_warp; a store never blocks; a barrier parks the warp
  * until every warp of its work group arrives.
  */
-#include "model/sim_internal.h"
-#include "model/bound.h"
-#include "model/sample.h"
+#include "sim/model/sim_internal.h"
+#include "sim/model/bound.h"
+#include "sim/model/sample.h"
 
 #include <stddef.h>
 #include <stdlib.h>

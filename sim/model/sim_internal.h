@@ -6,8 +6,8 @@
 
 #include <stdint.h>
 
-#include "model/cache.h"
-#include "model/model.h"
+#include "sim/model/cache.h"
+#include "sim/model/model.h"
 
 /* A resource that serves requests one after another at a fixed rate: the
  * next request starts when both it and the resource are ready. */

@@ -1,7 +1,7 @@
 /*
  * texlayout.c - see texlayout.h.
  */
-#include "model/texlayout.h"
+#include "sim/model/texlayout.h"
 
 #define LINE_X_MASK ((UINT64_C(1) << 28) - 1)
 #define LINE_Y_MASK ((UINT64_C(1) << 28) - 1)

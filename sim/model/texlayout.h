@@ -20,7 +20,7 @@
 
 #include <stdint.h>
 
-#include "config/device.h"
+#include "sim/config/device.h"
 
 /* Most L2 lines one block may hold (a config rule enforces it). */
 #define MG_TEXLAYOUT_MAX_LINES 64

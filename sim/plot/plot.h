@@ -19,7 +19,7 @@
 #include <stdio.h>
 #include <cjson/cJSON.h>
 
-#include "util/diag.h"
+#include "base/diag.h"
 
 typedef struct mg_plot_job {
     char        dir[4096];   /* the data folder */

@@ -21,9 +21,9 @@
  *           list ends the curve's label)
  * Both set logy when the curves span more than a factor of 10.
  */
-#include "analysis/profile.h"
-#include "plot/plot.h"
-#include "util/jsonfile.h"
+#include "sim/analysis/profile.h"
+#include "sim/plot/plot.h"
+#include "base/jsonfile.h"
 
 #include <math.h>
 #include <stdlib.h>

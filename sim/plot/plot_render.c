@@ -1,6 +1,6 @@
 /* plot_render.c - finding gnuplot and the scripts, and running gnuplot on
  * a prepared data folder (see plot.h). */
-#include "plot/plot.h"
+#include "sim/plot/plot.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -19,10 +19,10 @@
  *   all.dat     every kernel's points in one block (many = 1 when the
  *               kernels are too many to name; best = the fastest's index)
  */
-#include "config/device.h"
-#include "model/model.h"
-#include "plot/plot.h"
-#include "util/jsonfile.h"
+#include "sim/config/device.h"
+#include "sim/model/model.h"
+#include "sim/plot/plot.h"
+#include "base/jsonfile.h"
 
 #include <math.h>
 #include <stdlib.h>

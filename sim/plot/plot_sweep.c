@@ -18,8 +18,8 @@
  *             nkept, nfailed, ncut, cutoff (0: none), size, logy, bestidx/besttime,
  *             keptidx/kepttime (-1 when none), regret (-1 when undefined)
  */
-#include "plot/plot.h"
-#include "util/jsonfile.h"
+#include "sim/plot/plot.h"
+#include "base/jsonfile.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,8 +1,8 @@
 /* plot_util.c - the plot job's data folder, meta.gp variables, data rows
  * and checked JSON access (see plot.h). */
-#include "plot/plot.h"
-#include "util/jsonfile.h"
-#include "util/jsonout.h"
+#include "sim/plot/plot.h"
+#include "base/jsonfile.h"
+#include "base/jsonout.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -17,8 +17,8 @@
  *               decades), mape, tau (pooled Kendall tau-b), taug (mean
  *               within groups), regret (mean top-1 regret), n
  */
-#include "plot/plot.h"
-#include "util/jsonfile.h"
+#include "sim/plot/plot.h"
+#include "base/jsonfile.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -19,8 +19,8 @@
  *            best time, -1 when none), haskept, ymin/ymax (every time
  *            drawn, +-10%)
  */
-#include "plot/plot.h"
-#include "util/jsonfile.h"
+#include "sim/plot/plot.h"
+#include "base/jsonfile.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -7,9 +7,9 @@
 
 #include <stdint.h>
 
-#include "analysis/ares.h"
-#include "analysis/pplan.h"
-#include "config/device.h"
+#include "sim/analysis/ares.h"
+#include "sim/analysis/pplan.h"
+#include "sim/config/device.h"
 
 /* One aspect's run. */
 typedef struct mg_vp {

@@ -43,9 +43,9 @@
  * better unroll's launch doubled while the rate rises by 5 % (Adreno 740's
  * 600 ns DRAM needs twice the probe's launch in flight).
  */
-#include "vprobe/vp.h"
-#include "analysis/knee.h"
-#include "analysis/pconclude.h"
+#include "sim/vprobe/vp.h"
+#include "sim/analysis/knee.h"
+#include "sim/analysis/pconclude.h"
 
 #include <math.h>
 #include <stdio.h>

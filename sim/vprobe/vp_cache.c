@@ -40,9 +40,9 @@
  * at the level-1 miss latency (every step misses) means one texel wide, or
  * one row high.
  */
-#include "vprobe/vp.h"
-#include "analysis/knee.h"
-#include "analysis/pconclude.h"
+#include "sim/vprobe/vp.h"
+#include "sim/analysis/knee.h"
+#include "sim/analysis/pconclude.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -5,8 +5,8 @@
  * the extra loop iterations / their simulated time.  The model's devices
  * all take fp16 (its rate is core.fp16_flops_per_alu_cycle).
  */
-#include "vprobe/vp.h"
-#include "analysis/pconclude.h"
+#include "sim/vprobe/vp.h"
+#include "sim/analysis/pconclude.h"
 
 #include <stdio.h>
 

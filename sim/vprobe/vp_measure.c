@@ -2,10 +2,10 @@
  * vp_measure.c - one point of the virtual probe: a schedule through the
  * generator and the timing model at two loop counts (see vp.h).
  */
-#include "vprobe/vp.h"
-#include "gen/gen.h"
-#include "model/model.h"
-#include "analysis/profile.h"
+#include "sim/vprobe/vp.h"
+#include "traces/gen/gen.h"
+#include "sim/model/model.h"
+#include "sim/analysis/profile.h"
 
 #include <math.h>
 #include <stdarg.h>

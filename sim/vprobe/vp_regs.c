@@ -24,9 +24,9 @@
  *     registers (the first jump of the time over the group count):
  *     pooled when halving the registers doubles them.
  */
-#include "vprobe/vp.h"
-#include "analysis/knee.h"
-#include "analysis/pconclude.h"
+#include "sim/vprobe/vp.h"
+#include "sim/analysis/knee.h"
+#include "sim/analysis/pconclude.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -3,12 +3,12 @@
  * the aspect table, the profile and curves documents, and saving them
  * (see vprobe.h).
  */
-#include "vprobe/vprobe.h"
-#include "vprobe/vp.h"
-#include "analysis/profile.h"
-#include "util/jsonout.h"
-#include "util/strsim.h"
-#include "version.h"
+#include "sim/vprobe/vprobe.h"
+#include "sim/vprobe/vp.h"
+#include "sim/analysis/profile.h"
+#include "base/jsonout.h"
+#include "base/strsim.h"
+#include "sim/version.h"
 
 #include <errno.h>
 #include <stdio.h>

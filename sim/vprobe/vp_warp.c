@@ -13,9 +13,9 @@
  * alu: the ticket interleaving is null for the same reason; the flops
  * estimate (fp32 peak / (2 x clock x cores)) is concluded as mgprobe does.
  */
-#include "vprobe/vp.h"
-#include "analysis/knee.h"
-#include "analysis/pconclude.h"
+#include "sim/vprobe/vp.h"
+#include "sim/analysis/knee.h"
+#include "sim/analysis/pconclude.h"
 
 #include <math.h>
 #include <stdio.h>

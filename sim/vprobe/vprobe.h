@@ -18,8 +18,8 @@
 
 #include <cjson/cJSON.h>
 
-#include "config/device.h"
-#include "util/diag.h"
+#include "sim/config/device.h"
+#include "base/diag.h"
 
 typedef struct mg_vprobe_opts {
     const char *aspects;      /* comma-separated aspect names; NULL: all */

@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace_internal.h"
-#include "trace_stats.h"
+#include "traces/trace_internal.h"
+#include "traces/trace_stats.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "suites.h"
+#include "tests/unit/suites.h"
 
 int main(int argc, char **argv)
 {

@@ -1,12 +1,12 @@
 /* ops_util.c - helpers for the per-operator unit tests (ops_util.h). */
-#include "ops_util.h"
+#include "tests/unit/ops_util.h"
 
 #include <CUnit/CUnit.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen/op.h"
+#include "traces/gen/op.h"
 
 int ops_parse(const char *line, mg_schedule *s, char *err, size_t errlen)
 {

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gen/gen.h"
+#include "traces/gen/gen.h"
 
 /* Parse "OP key=val ..." into *s.  Returns 0, or -1 with the first message
  * in err. */

@@ -16,10 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config/device.h"
-#include "gen/gen.h"
-#include "model/bound.h"
-#include "suites.h"
+#include "sim/config/device.h"
+#include "traces/gen/gen.h"
+#include "sim/model/bound.h"
+#include "tests/unit/suites.h"
 
 typedef struct kern {
     mg_device dev;

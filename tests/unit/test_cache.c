@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/cache.h"
-#include "suites.h"
+#include "sim/model/cache.h"
+#include "tests/unit/suites.h"
 
 /* The reference: the cache as first written (valid bits, a scan). */
 typedef struct ref_cache {

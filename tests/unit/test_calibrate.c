@@ -7,11 +7,11 @@
 #include <CUnit/CUnit.h>
 #include <string.h>
 
-#include "analysis/profile.h"
-#include "calib/calibrate.h"
-#include "config/device.h"
-#include "config/schema.h"
-#include "suites.h"
+#include "sim/analysis/profile.h"
+#include "sim/calib/calibrate.h"
+#include "sim/config/device.h"
+#include "sim/config/schema.h"
+#include "tests/unit/suites.h"
 
 #define PROFILE "configs/measured/h100/profile.json"
 #define BASE    "configs/devices/nvidia-h100.json"

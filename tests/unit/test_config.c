@@ -4,11 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config/device.h"
-#include "config/schema.h"
-#include "suites.h"
-#include "util/jsonfile.h"
-#include "util/jsonout.h"
+#include "sim/config/device.h"
+#include "sim/config/schema.h"
+#include "tests/unit/suites.h"
+#include "base/jsonfile.h"
+#include "base/jsonout.h"
 
 #define A640 "configs/devices/adreno640.json"
 

@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen/emit.h"
-#include "gen/gen.h"
-#include "ops_util.h"
-#include "suites.h"
+#include "traces/gen/emit.h"
+#include "traces/gen/gen.h"
+#include "tests/unit/ops_util.h"
+#include "tests/unit/suites.h"
 
 static const char *const lines[] = {
     /* conv2d: images and buffers, 1x1 and padded 3x3 and 5x5 (boundary

@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen/gen.h"
-#include "gen/op.h"
-#include "ops_util.h"
-#include "suites.h"
+#include "traces/gen/gen.h"
+#include "traces/gen/op.h"
+#include "tests/unit/ops_util.h"
+#include "tests/unit/suites.h"
 
 static void test_parse_errors(void)
 {

@@ -1,15 +1,15 @@
 /* test_io.c - strict JSON input, deterministic JSON output, atomic files,
- * diagnostics (sim/util/jsonfile, jsonout, afile, diag). */
+ * diagnostics (base/jsonfile, jsonout, afile, diag). */
 #include <CUnit/CUnit.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "suites.h"
-#include "util/afile.h"
-#include "util/diag.h"
-#include "util/jsonfile.h"
-#include "util/jsonout.h"
+#include "tests/unit/suites.h"
+#include "base/afile.h"
+#include "base/diag.h"
+#include "base/jsonfile.h"
+#include "base/jsonout.h"
 
 /* Parse text; expect failure with `want` in the message. */
 static void parse_fails(const char *text, size_t len, const char *want)

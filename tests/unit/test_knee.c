@@ -8,8 +8,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "analysis/knee.h"
-#include "suites.h"
+#include "sim/analysis/knee.h"
+#include "tests/unit/suites.h"
 
 static uint64_t rng_state;
 

@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config/device.h"
-#include "gen/gen.h"
-#include "model/model.h"
-#include "model/texlayout.h"
-#include "suites.h"
+#include "sim/config/device.h"
+#include "traces/gen/gen.h"
+#include "sim/model/model.h"
+#include "sim/model/texlayout.h"
+#include "tests/unit/suites.h"
 
 static mg_device *load_dev(const char *name)
 {

@@ -9,12 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config/device.h"
-#include "gen/gen.h"
-#include "ops_util.h"
-#include "search/mg_rule.h"
-#include "suites.h"
-#include "util/jsonfile.h"
+#include "sim/config/device.h"
+#include "traces/gen/gen.h"
+#include "tests/unit/ops_util.h"
+#include "sim/search/rule.h"
+#include "tests/unit/suites.h"
+#include "base/jsonfile.h"
 
 static void test_flops(void)
 {

@@ -4,8 +4,8 @@
  * gives its reasons. */
 #include <CUnit/CUnit.h>
 
-#include "ops_util.h"
-#include "suites.h"
+#include "tests/unit/ops_util.h"
+#include "tests/unit/suites.h"
 
 /* M (6 N + S (2 (V - 1) + 2 (S - 1) + 3)) */
 static double ln_flops(double M, double N, double V, double S)

@@ -3,8 +3,8 @@
  * changing them, split meets one barrier, and check() gives its reasons. */
 #include <CUnit/CUnit.h>
 
-#include "ops_util.h"
-#include "suites.h"
+#include "tests/unit/ops_util.h"
+#include "tests/unit/suites.h"
 
 static void test_flops(void)
 {

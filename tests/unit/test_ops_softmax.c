@@ -4,8 +4,8 @@
  * gives its reasons. */
 #include <CUnit/CUnit.h>
 
-#include "ops_util.h"
-#include "suites.h"
+#include "tests/unit/ops_util.h"
+#include "tests/unit/suites.h"
 
 /* M (5 N + 2 S (V - 1) + 2 S (S - 1)) */
 static double sm_flops(double M, double N, double V, double S)

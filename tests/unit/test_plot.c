@@ -8,9 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "plot/plot.h"
-#include "suites.h"
-#include "util/jsonfile.h"
+#include "sim/plot/plot.h"
+#include "tests/unit/suites.h"
+#include "base/jsonfile.h"
 
 static void test_quote(void)
 {

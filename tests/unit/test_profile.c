@@ -5,10 +5,10 @@
 #include <CUnit/CUnit.h>
 #include <string.h>
 
-#include "analysis/profile.h"
-#include "analysis/suite.h"
-#include "util/jsonfile.h"
-#include "suites.h"
+#include "sim/analysis/profile.h"
+#include "sim/analysis/suite.h"
+#include "base/jsonfile.h"
+#include "tests/unit/suites.h"
 
 static const char *good_profile =
     "{\"schema\": \"mgsim-profile/1\", \"tool\": \"mgprobe 0.1.0\","

@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config/device.h"
-#include "gen/gen.h"
-#include "model/model.h"
-#include "suites.h"
+#include "sim/config/device.h"
+#include "traces/gen/gen.h"
+#include "sim/model/model.h"
+#include "tests/unit/suites.h"
 
 /* Simulate `line` (config name, then the schedule) with `sample`; cycles
  * < 0 on failure. */

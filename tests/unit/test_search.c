@@ -4,12 +4,12 @@
 #include <CUnit/CUnit.h>
 #include <string.h>
 
-#include "config/device.h"
-#include "gen/gen.h"
-#include "search/mg_rule.h"
-#include "search/mg_space.h"
-#include "suites.h"
-#include "util/jsonfile.h"
+#include "sim/config/device.h"
+#include "traces/gen/gen.h"
+#include "sim/search/rule.h"
+#include "sim/search/space.h"
+#include "tests/unit/suites.h"
+#include "base/jsonfile.h"
 
 static int load_space(const char *text, mg_space *sp, mg_diag *d)
 {

@@ -6,9 +6,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "analysis/stats.h"
-#include "analysis/validate.h"
-#include "suites.h"
+#include "sim/analysis/stats.h"
+#include "sim/analysis/validate.h"
+#include "tests/unit/suites.h"
 
 #define EPS 1e-12
 

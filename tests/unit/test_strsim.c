@@ -1,8 +1,9 @@
-/* test_strsim.c - edit distance and suggestions (sim/util/strsim). */
+/* test_strsim.c - edit distance and suggestions (base/strsim). */
 #include <CUnit/CUnit.h>
 
-#include "suites.h"
-#include "util/strsim.h"
+#include "tests/unit/suites.h"
+#include "base/hash.h"
+#include "base/strsim.h"
 
 static void test_distance(void)
 {
@@ -27,11 +28,36 @@ static void test_suggest(void)
     CU_ASSERT_PTR_NULL(mg_suggest("x", keys, 6));
 }
 
+static void test_hint(void)
+{
+    static const char *const keys[] = {"size", "line", "assoc"};
+    mg_hint h;
+    CU_ASSERT_STRING_EQUAL(mg_hint_near(&h, "sizee", keys, 3, "'"), " (did you mean 'size'?)");
+    CU_ASSERT_STRING_EQUAL(mg_hint_near(&h, "lien", keys, 3, "\""), " (did you mean \"line\"?)");
+    CU_ASSERT_STRING_EQUAL(mg_hint_near(&h, "colour", keys, 3, "'"), "");
+    CU_ASSERT_STRING_EQUAL(mg_hint_of(&h, "assoc", ""), " (did you mean assoc?)");
+    CU_ASSERT_STRING_EQUAL(mg_hint_of(&h, NULL, "'"), "");
+    char buf[32];
+    CU_ASSERT_STRING_EQUAL(mg_join_names(buf, sizeof buf, keys, 3, ", "), "size, line, assoc");
+    CU_ASSERT_STRING_EQUAL(mg_join_names(buf, 8, keys, 3, ", "), "size, l");
+    CU_ASSERT_STRING_EQUAL(mg_join_names(buf, sizeof buf, keys, 0, ", "), "");
+}
+
+/* FNV-1a's published 64-bit test vectors. */
+static void test_hash(void)
+{
+    CU_ASSERT_EQUAL(mg_fnv1a_str(""), 0xcbf29ce484222325ull);
+    CU_ASSERT_EQUAL(mg_fnv1a_str("a"), 0xaf63dc4c8601ec8cull);
+    CU_ASSERT_EQUAL(mg_fnv1a_str("foobar"), 0x85944171f73967e8ull);
+    CU_ASSERT_EQUAL(mg_fnv1a_more(mg_fnv1a("foo", 3), "bar", 3), mg_fnv1a_str("foobar"));
+}
+
 int add_strsim_suite(void)
 {
     CU_pSuite s = CU_add_suite("strsim", NULL, NULL);
     if (!s) return -1;
-    if (!CU_add_test(s, "distance", test_distance) || !CU_add_test(s, "suggest", test_suggest))
+    if (!CU_add_test(s, "distance", test_distance) || !CU_add_test(s, "suggest", test_suggest) ||
+        !CU_add_test(s, "hint", test_hint) || !CU_add_test(s, "hash", test_hash))
         return -1;
     return 0;
 }

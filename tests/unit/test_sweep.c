@@ -12,17 +12,17 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
-#include "config/variant.h"
-#include "gen/gen.h"
-#include "gen/op.h"
-#include "model/model.h"
-#include "search/mg_memo.h"
-#include "search/mg_sweep.h"
-#include "ops_util.h"
-#include "suites.h"
-#include "util/jsonfile.h"
-#include "util/jsonout.h"
+#include "sim/cli/cli.h"
+#include "sim/config/variant.h"
+#include "traces/gen/gen.h"
+#include "traces/gen/op.h"
+#include "sim/model/model.h"
+#include "sim/search/memo.h"
+#include "sim/search/sweep.h"
+#include "tests/unit/ops_util.h"
+#include "tests/unit/suites.h"
+#include "base/jsonfile.h"
+#include "base/jsonout.h"
 
 #define CFG   "configs/devices/adreno640.json"
 #define SPACE "tests/golden/data/space-sweep-tiny.json"
@@ -279,7 +279,7 @@ static void test_pruned_only(void)
 
 static void test_record_roundtrip(void)
 {
-    mg_sweep_rec r;
+    mg_sweep_result r;
     memset(&r, 0, sizeof r);
     r.index = 3;
     r.has_rules = 1;
@@ -288,31 +288,31 @@ static void test_record_roundtrip(void)
                       "layout=image storage=fp16 compute=fp16", MG_SAMPLE_AUTO, 0, NULL, 0, &r);
     CU_ASSERT_EQUAL_FATAL(r.ok, 1);
     CU_ASSERT_TRUE(r.seconds > 0 && r.gflops > 0 && r.bound_gflops >= r.gflops * 0.999);
-    char *line = mg_sweep_rec_line(&r), err[200];
-    mg_sweep_rec back;
-    CU_ASSERT_EQUAL_FATAL(mg_sweep_rec_parse(line, &back, err, sizeof err), 0);
+    char *line = mg_sweep_result_line(&r), err[200];
+    mg_sweep_result back;
+    CU_ASSERT_EQUAL_FATAL(mg_sweep_result_parse(line, &back, err, sizeof err), 0);
     CU_ASSERT_EQUAL(back.fired, r.fired);
     CU_ASSERT_EQUAL(back.seconds, r.seconds);            /* exact, not approximately */
     CU_ASSERT_EQUAL(back.binding, r.binding);
-    char *again = mg_sweep_rec_line(&back);
+    char *again = mg_sweep_result_line(&back);
     CU_ASSERT_STRING_EQUAL(line, again);
     free(line);
     free(again);
-    mg_sweep_rec_free(&back);
-    mg_sweep_rec_free(&r);
+    mg_sweep_result_free(&back);
+    mg_sweep_result_free(&r);
     /* a candidate the generator rejects is a record with its reason */
     memset(&r, 0, sizeof r);
     mg_sweep_simulate(&fx.dev, "conv2d H=8 W=8 Cin=32 Cout=32 K=1 tile=1x4 wg=3000,1,1",
                       MG_SAMPLE_AUTO, 0, NULL, 0, &r);
     CU_ASSERT_EQUAL(r.ok, 0);
     CU_ASSERT_TRUE(r.reason && *r.reason);
-    line = mg_sweep_rec_line(&r);
+    line = mg_sweep_result_line(&r);
     CU_ASSERT_PTR_NOT_NULL(strstr(line, "\"status\":\"rejected\""));
     free(line);
-    mg_sweep_rec_free(&r);
+    mg_sweep_result_free(&r);
 }
 
-/* ---- the memo (mg_memo.h) --------------------------------------------------- */
+/* ---- the memo (memo.h) --------------------------------------------------- */
 
 /* A schedule of each op that declares trace-inert knobs; a new such op
  * must add one (the test fails until it does). */
@@ -391,7 +391,7 @@ static void test_memo(void)
     snprintf(b, sizeof b, "%s unroll=4", base);
     mg_memo *m = mg_memo_new();
     CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-    mg_sweep_rec ra, rb, rn;
+    mg_sweep_result ra, rb, rn;
     memset(&ra, 0, sizeof ra);
     memset(&rb, 0, sizeof rb);
     memset(&rn, 0, sizeof rn);
@@ -402,12 +402,12 @@ static void test_memo(void)
     mg_sweep_simulate(&fx.dev, b, MG_SAMPLE_AUTO, 0, NULL, 0, &rn);     /* no memo */
     CU_ASSERT_EQUAL_FATAL(ra.ok && rb.ok && rn.ok, 1);
     CU_ASSERT_PTR_NOT_NULL(strstr(rb.schedule, "unroll=4"));       /* its own words */
-    char *lb = mg_sweep_rec_line(&rb), *ln = mg_sweep_rec_line(&rn);
+    char *lb = mg_sweep_result_line(&rb), *ln = mg_sweep_result_line(&rn);
     CU_ASSERT_STRING_EQUAL(lb, ln);                                /* copied exactly */
     free(lb);
     free(ln);
     /* another work group is another key */
-    mg_sweep_rec rc;
+    mg_sweep_result rc;
     memset(&rc, 0, sizeof rc);
     mg_sweep_simulate(&fx.dev, "conv2d H=8 W=8 Cin=32 Cout=32 K=1 tile=1x4 wg=4,8,1 "
                       "layout=image storage=fp16 compute=fp16 unroll=4", MG_SAMPLE_AUTO, 0, m, 0, &rc);
@@ -423,10 +423,10 @@ static void test_memo(void)
     CU_ASSERT_STRING_EQUAL(key, "conv2d H=8 wg=8,8,1 unroll_x=2");
     CU_ASSERT_EQUAL(mg_memo_key(&s, "conv2d H=8 unroll=4 wg=8,8,1", key, 8), -1);
     mg_diag_free(&d);
-    mg_sweep_rec_free(&ra);
-    mg_sweep_rec_free(&rb);
-    mg_sweep_rec_free(&rn);
-    mg_sweep_rec_free(&rc);
+    mg_sweep_result_free(&ra);
+    mg_sweep_result_free(&rb);
+    mg_sweep_result_free(&rn);
+    mg_sweep_result_free(&rc);
     mg_memo_free(m);
 }
 
@@ -578,17 +578,17 @@ static void test_cutoff(void)
             continue;
         }
         char err[200];
-        mg_sweep_rec ra, rb;
-        CU_ASSERT_EQUAL_FATAL(mg_sweep_rec_parse(a, &ra, err, sizeof err), 0);
-        CU_ASSERT_EQUAL_FATAL(mg_sweep_rec_parse(b, &rb, err, sizeof err), 0);
+        mg_sweep_result ra, rb;
+        CU_ASSERT_EQUAL_FATAL(mg_sweep_result_parse(a, &ra, err, sizeof err), 0);
+        CU_ASSERT_EQUAL_FATAL(mg_sweep_result_parse(b, &rb, err, sizeof err), 0);
         CU_ASSERT_TRUE(rb.cut && !rb.ok && ra.ok && ra.fired);      /* only pruned ones */
         CU_ASSERT_TRUE(ra.seconds > rb.cut_seconds);                /* truly over the bar */
         CU_ASSERT_DOUBLE_EQUAL(rb.cut_seconds, ref.best_kept.seconds, 1e-15);
-        char *again = mg_sweep_rec_line(&rb);
+        char *again = mg_sweep_result_line(&rb);
         CU_ASSERT_EQUAL(strncmp(again, b, strlen(b)), 0);           /* reads back exactly */
         free(again);
-        mg_sweep_rec_free(&ra);
-        mg_sweep_rec_free(&rb);
+        mg_sweep_result_free(&ra);
+        mg_sweep_result_free(&rb);
         cut++;
     }
     CU_ASSERT_EQUAL(cut, (int)s->cut);

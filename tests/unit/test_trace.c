@@ -7,11 +7,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "suites.h"
-#include "trace_corpus.h"
-#include "trace_internal.h"
-#include "trace_stats.h"
-#include "util/jsonfile.h"
+#include "tests/unit/suites.h"
+#include "tests/unit/trace_corpus.h"
+#include "traces/trace_internal.h"
+#include "traces/trace_stats.h"
+#include "base/jsonfile.h"
 
 /* ---- a deterministic PRNG --------------------------------------------------- */
 

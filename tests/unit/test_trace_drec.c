@@ -12,12 +12,12 @@
 #include <stddef.h>
 #include <unistd.h>
 
-#include "config/device.h"
-#include "gen/gen.h"
-#include "model/model.h"
-#include "ops_util.h"
-#include "suites.h"
-#include "trace_internal.h"
+#include "sim/config/device.h"
+#include "traces/gen/gen.h"
+#include "sim/model/model.h"
+#include "tests/unit/ops_util.h"
+#include "tests/unit/suites.h"
+#include "traces/trace_internal.h"
 
 /* Schedules whose traces cover the record kinds: affine texel and buffer
  * records with full and partial masks (conv2d boundary groups, warpsize's

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen/op.h"
-#include "gen/tracer.h"
-#include "suites.h"
+#include "traces/gen/op.h"
+#include "traces/gen/tracer.h"
+#include "tests/unit/suites.h"
 
 /* Launch: global 8x2, work groups 4x2 (2 groups of 8 items), warps of 4
  * lanes (2 per group).  Item (x, y) with linear id n = x + 8*y makes, in

@@ -1,9 +1,9 @@
-/* test_units.c - unit parsing and canonical printing (sim/util/units). */
+/* test_units.c - unit parsing and canonical printing (base/units). */
 #include <CUnit/CUnit.h>
 #include <string.h>
 
-#include "suites.h"
-#include "util/units.h"
+#include "tests/unit/suites.h"
+#include "base/units.h"
 
 static double parse_ok(mg_unit_kind k, const char *s)
 {

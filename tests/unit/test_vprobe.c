@@ -23,11 +23,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/profile.h"
-#include "calib/calibrate.h"
-#include "config/device.h"
-#include "suites.h"
-#include "vprobe/vprobe.h"
+#include "sim/analysis/profile.h"
+#include "sim/calib/calibrate.h"
+#include "sim/config/device.h"
+#include "tests/unit/suites.h"
+#include "sim/vprobe/vprobe.h"
 
 #define MAXC 16
 

@@ -4,8 +4,8 @@
  * of traces/trace_file.c's writer, so the test that both give the same
  * sample bytes also checks the writer against FORMAT.md.
  */
-#include "trace_corpus.h"
-#include "trace_internal.h"
+#include "tests/unit/trace_corpus.h"
+#include "traces/trace_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

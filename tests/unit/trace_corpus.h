@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "trace.h"
+#include "traces/trace.h"
 
 /* Called with every record of the sample before it is put; may change it. */
 typedef void (*mg_sample_hook)(mg_rec *r, uint32_t wgx, uint32_t warp, uint32_t index);

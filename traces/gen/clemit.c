@@ -1,8 +1,8 @@
 /*
  * clemit.c - OpenCL C emission helpers (clemit.h).
  */
-#include "gen/clemit.h"
-#include "trace.h"
+#include "traces/gen/clemit.h"
+#include "traces/trace.h"
 
 #include <stdio.h>
 

@@ -10,8 +10,8 @@
 #ifndef MG_CLEMIT_H
 #define MG_CLEMIT_H
 
-#include "gen/kernel.h"
-#include "gen/strbuf.h"
+#include "traces/gen/kernel.h"
+#include "traces/gen/strbuf.h"
 
 /* The common preamble: fp16 pragma when needed, sampler, log macros. */
 void mg_cl_preamble(const mg_kernel *k, mg_sb *out);

@@ -1,8 +1,8 @@
 /*
  * emit.c - see emit.h.
  */
-#include "gen/emit.h"
-#include "trace_internal.h"
+#include "traces/gen/emit.h"
+#include "traces/trace_internal.h"
 
 #include <string.h>
 

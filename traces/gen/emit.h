@@ -14,8 +14,8 @@
 
 #include <stdint.h>
 
-#include "gen/kernel.h"
-#include "trace.h"
+#include "traces/gen/kernel.h"
+#include "traces/trace.h"
 
 /* ---- lane masks (one bit per lane of a warp) ------------------------------ */
 

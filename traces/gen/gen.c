@@ -1,10 +1,10 @@
 /*
  * gen.c - the generator's entry points (gen.h): prepare, trace, host data.
  */
-#include "gen/gen.h"
-#include "gen/clemit.h"
-#include "gen/op.h"
-#include "gen/strbuf.h"
+#include "traces/gen/gen.h"
+#include "traces/gen/clemit.h"
+#include "traces/gen/op.h"
+#include "traces/gen/strbuf.h"
 
 #include <stdio.h>
 #include <stdlib.h>

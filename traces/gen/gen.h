@@ -22,10 +22,10 @@
 
 #include <cjson/cJSON.h>
 
-#include "gen/kernel.h"
-#include "gen/schedule.h"
-#include "trace.h"
-#include "util/diag.h"
+#include "traces/gen/kernel.h"
+#include "traces/gen/schedule.h"
+#include "traces/trace.h"
+#include "base/diag.h"
 
 typedef struct mg_gen {
     mg_schedule     s;

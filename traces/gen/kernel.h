@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "trace.h"
+#include "traces/trace.h"
 
 #define MG_MAX_TENSORS 8
 #define MG_MAX_ARGS    16

@@ -2,7 +2,7 @@
  * op.h - the operator interface of the generator (internal to traces/).
  *
  * One operator (conv2d, matmul, pchase, ...) is one file in traces/ops/
- * defining one mg_op, plus one line in the registry (traces/gen/registry.c).
+ * defining one mg_op, plus one line in the registry (traces/gen/op_list.c).
  * From a schedule it
  *   - plans the launch: tensors, kernel arguments, NDRange, static features;
  *   - emits the OpenCL C kernel, every memory access through the MG_* access
@@ -18,11 +18,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gen/kernel.h"
-#include "gen/schedule.h"
-#include "gen/strbuf.h"
-#include "trace.h"
-#include "util/diag.h"
+#include "traces/gen/kernel.h"
+#include "traces/gen/schedule.h"
+#include "traces/gen/strbuf.h"
+#include "traces/trace.h"
+#include "base/diag.h"
 
 typedef enum { MG_K_INT, MG_K_ENUM, MG_K_PAIR, MG_K_TRIPLE, MG_K_FLOAT, MG_K_LIST } mg_ktype;
 
@@ -61,7 +61,7 @@ typedef struct mg_op {
     /* Knobs (space separated; NULL: none) that change only the OpenCL text,
      * never plan() nor trace_wg(): schedules that differ only in them time
      * the same in the model, and a sweep simulates one of them
-     * (sim/search/mg_memo.h; checked by tests/unit/test_sweep.c). */
+     * (sim/search/memo.h; checked by tests/unit/test_sweep.c). */
     const char *trace_inert;
 } mg_op;
 

@@ -1,10 +1,10 @@
 /*
  * output.c - kernel.json and the output directory of `mgsim gen` (gen.h).
  */
-#include "gen/gen.h"
-#include "gen/op.h"
-#include "util/afile.h"
-#include "util/jsonout.h"
+#include "traces/gen/gen.h"
+#include "traces/gen/op.h"
+#include "base/afile.h"
+#include "base/jsonout.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /*
  * plan.c - see plan.h.
  */
-#include "gen/plan.h"
+#include "traces/gen/plan.h"
 
 #include <stdio.h>
 #include <string.h>

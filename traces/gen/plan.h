@@ -4,8 +4,8 @@
 #ifndef MG_PLAN_H
 #define MG_PLAN_H
 
-#include "gen/kernel.h"
-#include "gen/schedule.h"
+#include "traces/gen/kernel.h"
+#include "traces/gen/schedule.h"
 
 /* Add a tensor; its trace object id is the next image or buffer id.
  * Returns its index in k->t. */

@@ -1,10 +1,10 @@
 /*
  * schedule.c - parse, check and print schedules against the key tables.
  */
-#include "gen/op.h"
-#include "gen/schedule.h"
-#include "util/jsonfile.h"
-#include "util/strsim.h"
+#include "traces/gen/op.h"
+#include "traces/gen/schedule.h"
+#include "base/jsonfile.h"
+#include "base/strsim.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <cjson/cJSON.h>
 
-#include "util/diag.h"
+#include "base/diag.h"
 
 struct mg_op;
 

@@ -1,5 +1,5 @@
 /* strbuf.c - see strbuf.h. */
-#include "gen/strbuf.h"
+#include "traces/gen/strbuf.h"
 
 #include <stdarg.h>
 #include <stdio.h>

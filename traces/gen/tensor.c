@@ -1,7 +1,7 @@
 /*
  * tensor.c - tensor geometry and host <-> device packing (kernel.h).
  */
-#include "gen/kernel.h"
+#include "traces/gen/kernel.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* tracer.c - see tracer.h. */
-#include "gen/tracer.h"
+#include "traces/gen/tracer.h"
 
 #include <inttypes.h>
 #include <stdarg.h>

@@ -28,8 +28,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gen/gen.h"
-#include "util/diag.h"
+#include "traces/gen/gen.h"
+#include "base/diag.h"
 
 #define MG_TRACER_HDR_WORDS     4      /* per item, before its accesses */
 #define MG_TRACER_ACCESS_WORDS  4      /* per access */

@@ -34,10 +34,10 @@
  * depends on every load; the reference adds in the same order (exact).
  * Flops: items x iters x S x vec (the adds), exactly the trace's.
  */
-#include "gen/clemit.h"
-#include "gen/emit.h"
-#include "gen/op.h"
-#include "gen/plan.h"
+#include "traces/gen/clemit.h"
+#include "traces/gen/emit.h"
+#include "traces/gen/op.h"
+#include "traces/gen/plan.h"
 
 #include <stdio.h>
 #include <string.h>

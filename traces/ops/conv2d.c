@@ -63,9 +63,9 @@
  * K K) plus (S-1) Ho Wo Cout adds combining partial sums, which is what
  * the trace's ALU records sum to.
  */
-#include "gen/op.h"
-#include "gen/plan.h"
-#include "ops/conv2d.h"
+#include "traces/gen/op.h"
+#include "traces/gen/plan.h"
+#include "traces/ops/conv2d.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -10,10 +10,10 @@
 
 #include <stdint.h>
 
-#include "gen/kernel.h"
-#include "gen/schedule.h"
-#include "gen/strbuf.h"
-#include "trace.h"
+#include "traces/gen/kernel.h"
+#include "traces/gen/schedule.h"
+#include "traces/gen/strbuf.h"
+#include "traces/trace.h"
 
 /* Sites (the kernel's access and ALU points; 5 was an address site once
  * and stays reserved so that the numbers of the others do not move). */

@@ -3,8 +3,8 @@
  * described in conv2d.c).  Every access goes through the clemit helpers, so
  * the instrumented build logs exactly what conv2d_trace.c emits.
  */
-#include "gen/clemit.h"
-#include "ops/conv2d.h"
+#include "traces/gen/clemit.h"
+#include "traces/ops/conv2d.h"
 
 #include <stdio.h>
 

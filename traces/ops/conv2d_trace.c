@@ -6,8 +6,8 @@
  * barrier (every warp, even one with no item inside the output), the local
  * loads and adds of item 0; then the output stores.
  */
-#include "gen/emit.h"
-#include "ops/conv2d.h"
+#include "traces/gen/emit.h"
+#include "traces/ops/conv2d.h"
 
 typedef struct lanes {
     /* fast: local z is sp R + r (split index sp, row in the group r) and

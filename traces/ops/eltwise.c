@@ -12,10 +12,10 @@
  * broadcast=explicit adds `(floatN)(scalar)`, a vector splat the trace
  * shows as one extra ALU instruction; auto leaves it to the compiler.
  */
-#include "gen/clemit.h"
-#include "gen/emit.h"
-#include "gen/op.h"
-#include "gen/plan.h"
+#include "traces/gen/clemit.h"
+#include "traces/gen/emit.h"
+#include "traces/gen/op.h"
+#include "traces/gen/plan.h"
 
 #include <stdio.h>
 

@@ -27,10 +27,10 @@
  * 2 vec chains iters + vec (chains - 1) + (vec - 1), exactly the ALU
  * records of the trace.
  */
-#include "gen/clemit.h"
-#include "gen/emit.h"
-#include "gen/op.h"
-#include "gen/plan.h"
+#include "traces/gen/clemit.h"
+#include "traces/gen/emit.h"
+#include "traces/gen/op.h"
+#include "traces/gen/plan.h"
 
 #include <stdio.h>
 

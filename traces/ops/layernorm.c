@@ -17,8 +17,8 @@
  * sumsq * (1/N) + eps) 2, rsqrt special-function work (MG_ALU_SFU, 0).
  * A launch counts M * (6 N + split (2 (V - 1) + 2 (split - 1) + 3)).
  */
-#include "gen/op.h"
-#include "ops/rowred.h"
+#include "traces/gen/op.h"
+#include "traces/ops/rowred.h"
 
 #include <math.h>
 

@@ -50,11 +50,11 @@
  * sums do not cancel and the relative check against the double-precision
  * reference measures the kernel.
  */
-#include "gen/clemit.h"
-#include "gen/emit.h"
-#include "gen/op.h"
-#include "gen/plan.h"
-#include "ops/walk.h"
+#include "traces/gen/clemit.h"
+#include "traces/gen/emit.h"
+#include "traces/gen/op.h"
+#include "traces/gen/plan.h"
+#include "traces/ops/walk.h"
 
 #include <stdio.h>
 

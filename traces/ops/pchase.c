@@ -40,10 +40,10 @@
  * the chain the init hook wrote, so a chain that disagrees with the formula
  * shows up in `mgprobe verify` (outputs or access log).
  */
-#include "gen/clemit.h"
-#include "gen/emit.h"
-#include "gen/op.h"
-#include "gen/plan.h"
+#include "traces/gen/clemit.h"
+#include "traces/gen/emit.h"
+#include "traces/gen/op.h"
+#include "traces/gen/plan.h"
 
 #include <stdio.h>
 #include <stdlib.h>

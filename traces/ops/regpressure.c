@@ -24,10 +24,10 @@
  * records of the trace.  regs_per_item = regs + 3 (the global id, the loop
  * counter and the output address).
  */
-#include "gen/clemit.h"
-#include "gen/emit.h"
-#include "gen/op.h"
-#include "gen/plan.h"
+#include "traces/gen/clemit.h"
+#include "traces/gen/emit.h"
+#include "traces/gen/op.h"
+#include "traces/gen/plan.h"
 
 #include <stdio.h>
 

@@ -1,12 +1,12 @@
 /*
  * rowred.c - the row-reduction kernel of softmax and layernorm (rowred.h).
  */
-#include "ops/rowred.h"
+#include "traces/ops/rowred.h"
 
-#include "gen/clemit.h"
-#include "gen/emit.h"
-#include "gen/plan.h"
-#include "ops/walk.h"
+#include "traces/gen/clemit.h"
+#include "traces/gen/emit.h"
+#include "traces/gen/plan.h"
+#include "traces/ops/walk.h"
 
 #include <stdio.h>
 #include <string.h>

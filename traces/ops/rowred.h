@@ -44,7 +44,7 @@
 #ifndef MG_OPS_ROWRED_H
 #define MG_OPS_ROWRED_H
 
-#include "gen/op.h"
+#include "traces/gen/op.h"
 
 #define RR_FP  (-1)          /* ALU class: the compute precision's (fp32/fp16) */
 #define RR_MAX_ALU 4

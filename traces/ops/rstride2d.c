@@ -22,10 +22,10 @@
  * init hook (which writes the chain) and for the trace alike.  Texels off
  * the walk hold 0.
  */
-#include "gen/clemit.h"
-#include "gen/emit.h"
-#include "gen/op.h"
-#include "gen/plan.h"
+#include "traces/gen/clemit.h"
+#include "traces/gen/emit.h"
+#include "traces/gen/op.h"
+#include "traces/gen/plan.h"
 
 #include <stdio.h>
 #include <stdlib.h>

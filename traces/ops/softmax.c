@@ -17,8 +17,8 @@
  * (max 1 + sub, add 2 + sub, mul 2 per element; per item of a row two
  * horizontal reductions of V - 1 and two combines of split - 1).
  */
-#include "gen/op.h"
-#include "ops/rowred.h"
+#include "traces/gen/op.h"
+#include "traces/ops/rowred.h"
 
 #include <math.h>
 

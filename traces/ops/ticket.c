@@ -31,10 +31,10 @@
  * tensor's perm_block).  The reference writes l (the serial order).  In
  * the trace the atomic is a local load and a local store of byte 0.
  */
-#include "gen/clemit.h"
-#include "gen/emit.h"
-#include "gen/op.h"
-#include "gen/plan.h"
+#include "traces/gen/clemit.h"
+#include "traces/gen/emit.h"
+#include "traces/gen/op.h"
+#include "traces/gen/plan.h"
 
 #include <stdio.h>
 

@@ -1,9 +1,9 @@
 /*
  * walk.c - access-pattern walks, ALU merging, local barriers (walk.h).
  */
-#include "ops/walk.h"
+#include "traces/ops/walk.h"
 
-#include "gen/schedule.h"
+#include "traces/gen/schedule.h"
 
 #include <string.h>
 

@@ -24,8 +24,8 @@
 
 #include <stdint.h>
 
-#include "gen/emit.h"
-#include "gen/strbuf.h"
+#include "traces/gen/emit.h"
+#include "traces/gen/strbuf.h"
 
 /* The band height h of `pattern` (mg_pattern) over a region of R rows
  * (R >= 1): 1, R, or min(N, R). */

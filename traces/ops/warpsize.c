@@ -19,10 +19,10 @@
  * multi-cycle operation on every GPU, emulated through the reciprocal unit)
  * and one int record (the add); no flops.
  */
-#include "gen/clemit.h"
-#include "gen/emit.h"
-#include "gen/op.h"
-#include "gen/plan.h"
+#include "traces/gen/clemit.h"
+#include "traces/gen/emit.h"
+#include "traces/gen/op.h"
+#include "traces/gen/plan.h"
 
 #include <stdio.h>
 

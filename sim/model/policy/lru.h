@@ -16,7 +16,7 @@
 
 #include <stdint.h>
 
-#include "model/cache.h"
+#include "sim/model/cache.h"
 
 extern const mg_repl_policy mg_repl_lru;
 

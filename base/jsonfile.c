@@ -1,0 +1,214 @@
+/* jsonfile.c - see jsonfile.h. */
+#include "base/jsonfile.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+const char *mg_json_type_name(const cJSON *j)
+{
+    if (!j) return "nothing";
+    if (cJSON_IsObject(j)) return "an object";
+    if (cJSON_IsArray(j)) return "an array";
+    if (cJSON_IsString(j)) return "a string";
+    if (cJSON_IsNumber(j)) return "a number";
+    if (cJSON_IsBool(j)) return "a boolean";
+    if (cJSON_IsNull(j)) return "null";
+    return "an invalid value";
+}
+
+char *mg_read_file(const char *path, size_t max, size_t *len, mg_diag *d)
+{
+    FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+    if (!f) {
+        mg_diag_error(d, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        mg_diag_error(d, "%s: is a directory, expected a file", path);
+        if (f != stdin) fclose(f);
+        return NULL;
+    }
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap + 1);
+    while (buf) {
+        if (n == cap) {
+            if (cap >= max) break;
+            cap = cap * 2 > max ? max : cap * 2;
+            char *nb = realloc(buf, cap + 1);
+            if (!nb) { free(buf); buf = NULL; break; }
+            buf = nb;
+        }
+        size_t r = fread(buf + n, 1, cap - n, f);
+        n += r;
+        if (r == 0) break;
+    }
+    int rderr = ferror(f);
+    int more = buf && n == cap && fgetc(f) != EOF;
+    if (f != stdin) fclose(f);
+    if (!buf) {
+        mg_diag_error(d, "%s: out of memory reading the file", path);
+        return NULL;
+    }
+    if (rderr) {
+        mg_diag_error(d, "%s: read error", path);
+        free(buf);
+        return NULL;
+    }
+    if (more) {
+        mg_diag_error(d, "%s: larger than the %zu-byte limit for this input", path, max);
+        free(buf);
+        return NULL;
+    }
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+/* Line and column (1-based) of byte offset `off` in text. */
+static void locate(const char *text, size_t off, size_t *line, size_t *col)
+{
+    *line = 1;
+    *col = 1;
+    for (size_t i = 0; i < off; i++) {
+        if (text[i] == '\n') { (*line)++; *col = 1; }
+        else (*col)++;
+    }
+}
+
+/* Scan text[0, off) skipping strings; report the bracket depth reached and
+ * whether the scan ended inside a string.  Returns 0, or -1 when a closing
+ * bracket has no opener (the text is malformed, not cut short). */
+static int scan_depth(const char *text, size_t off, long *depth, int *in_string)
+{
+    int in_str = 0, esc = 0;
+    long dep = 0;
+    for (size_t i = 0; i < off; i++) {
+        char ch = text[i];
+        if (in_str) {
+            if (esc) esc = 0;
+            else if (ch == '\\') esc = 1;
+            else if (ch == '"') in_str = 0;
+        } else if (ch == '"') {
+            in_str = 1;
+        } else if (ch == '{' || ch == '[') {
+            dep++;
+        } else if ((ch == '}' || ch == ']') && --dep < 0) {
+            return -1;
+        }
+    }
+    *depth = dep;
+    *in_string = in_str;
+    return 0;
+}
+
+/* True when text ends inside a string or with brackets left open: the
+ * document was cut short, whatever cJSON's error position says. */
+static int looks_truncated(const char *text, size_t len)
+{
+    long depth;
+    int in_str;
+    return scan_depth(text, len, &depth, &in_str) == 0 && (in_str || depth > 0);
+}
+
+/* True when byte offset `off` lies deeper than cJSON's nesting limit. */
+static int too_deep(const char *text, size_t off)
+{
+    long depth;
+    int in_str;
+    return scan_depth(text, off, &depth, &in_str) == 0 && depth >= CJSON_NESTING_LIMIT;
+}
+
+/* Recursively reject objects with a repeated key; `path` is the JSON path
+ * of j.  Returns 0 when clean. */
+static int check_dups(const char *name, const cJSON *j, char *path, size_t plen,
+                      mg_diag *d)
+{
+    if (!cJSON_IsObject(j) && !cJSON_IsArray(j)) return 0;
+    size_t base = strlen(path);
+    int idx = 0;
+    for (const cJSON *c = j->child; c; c = c->next, idx++) {
+        if (cJSON_IsObject(j)) {
+            for (const cJSON *e = j->child; e != c; e = e->next) {
+                if (e->string && c->string && !strcmp(e->string, c->string)) {
+                    mg_diag_error(d, "%s: %s.%s: duplicate key (each key may appear once)",
+                                  name, path, c->string);
+                    return -1;
+                }
+            }
+            snprintf(path + base, plen - base, ".%s", c->string ? c->string : "?");
+        } else {
+            snprintf(path + base, plen - base, "[%d]", idx);
+        }
+        if (check_dups(name, c, path, plen, d)) return -1;
+        path[base] = '\0';
+    }
+    return 0;
+}
+
+cJSON *mg_json_parse(const char *name, const char *text, size_t len, mg_diag *d)
+{
+    size_t i = 0;
+    while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' ||
+                       text[i] == '\r'))
+        i++;
+    if (i == len) {
+        mg_diag_error(d, "%s: empty file, expected a JSON object", name);
+        return NULL;
+    }
+    const char *nul = memchr(text, '\0', len);
+    if (nul) {
+        size_t line, col;
+        locate(text, (size_t)(nul - text), &line, &col);
+        mg_diag_error(d, "%s:%zu:%zu: NUL byte at byte offset %zu: this is binary data, "
+                      "expected JSON text", name, line, col, (size_t)(nul - text));
+        return NULL;
+    }
+    const char *end = NULL;
+    /* len + 1: cJSON wants the terminating NUL inside the length. */
+    cJSON *j = cJSON_ParseWithLengthOpts(text, len + 1, &end, 1);
+    if (!j) {
+        const char *ep = cJSON_GetErrorPtr();
+        size_t off = (ep && ep >= text && ep <= text + len) ? (size_t)(ep - text) : len;
+        size_t line, col;
+        locate(text, off, &line, &col);
+        char near[24] = "";
+        size_t k = 0;
+        for (size_t q = off; q < len && k < 16 && text[q] != '\n'; q++)
+            near[k++] = (text[q] >= 32 && text[q] < 127) ? text[q] : '?';
+        near[k] = '\0';
+        if (off >= len || looks_truncated(text, len)) {
+            locate(text, len, &line, &col);
+            off = len;
+        }
+        if (off < len && too_deep(text, off))
+            mg_diag_error(d, "%s:%zu:%zu: JSON nested deeper than %d levels at byte offset %zu",
+                          name, line, col, CJSON_NESTING_LIMIT, off);
+        else if (off >= len)
+            mg_diag_error(d, "%s:%zu:%zu: JSON syntax error: unexpected end of input "
+                          "at byte offset %zu (truncated file?)", name, line, col, off);
+        else
+            mg_diag_error(d, "%s:%zu:%zu: JSON syntax error at byte offset %zu near '%s'",
+                          name, line, col, off, near);
+        return NULL;
+    }
+    char path[512] = "$";
+    if (check_dups(name, j, path, sizeof path, d)) {
+        cJSON_Delete(j);
+        return NULL;
+    }
+    return j;
+}
+
+cJSON *mg_json_load(const char *path, mg_diag *d)
+{
+    size_t len = 0;
+    char *text = mg_read_file(path, MG_JSON_MAX_BYTES, &len, d);
+    if (!text) return NULL;
+    cJSON *j = mg_json_parse(path, text, len, d);
+    free(text);
+    return j;
+}

@@ -1,0 +1,357 @@
+/*
+ * pcmd_time.c - `mgprobe time --suite SUITE.json [-o timings.json]`: time
+ * every schedule of a kernel suite (sim/analysis/suite.h) on a device.
+ *
+ * Per schedule: generate it, build it (with -cl-nv-verbose where the
+ * driver offers cl_nv_compiler_options, to record the compiler's register
+ * count), run it once with poisoned outputs and compare them with the CPU
+ * reference (vcheck.c: a wrong kernel's time is worthless, it is recorded
+ * as "wrong" and not timed), then `warmup` untimed and `reps` timed
+ * launches (OpenCL event profiling): median, min, max, spread.  A kernel
+ * the device cannot run is "skip", an OpenCL error "error", each with its
+ * reason; the run goes on.  The timings (mgsim-timings/1) are written once
+ * at the end, or on SIGINT with what was timed so far.
+ */
+#include "probe/mgprobe.h"
+#include "probe/stopsig.h"
+#include "probe/ptime.h"
+#include "probe/rundev.h"
+#include "probe/vcheck.h"
+#include "sim/analysis/knee.h"
+#include "sim/analysis/suite.h"
+#include "base/afile.h"
+#include "base/jsonout.h"
+#include "sim/version.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t stop_flag;
+
+static void time_usage(FILE *f)
+{
+    fprintf(f,
+            "Usage: mgprobe time --suite SUITE.json [--device P:D] [-o TIMINGS.json]\n"
+            "                    [--warmup N] [--reps N] [--list]\n"
+            "\n"
+            "Time every schedule of a kernel suite (a JSON list of schedules, or\n"
+            "{\"schema\": \"mgsim-suite/1\", \"name\", \"schedules\": [...]}; configs/suites/).\n"
+            "Each kernel is first run once and its outputs checked against the CPU\n"
+            "reference (as `mgprobe verify` does); a wrong kernel is reported and not\n"
+            "timed.  Then N warm-up and N timed launches (OpenCL event profiling).\n"
+            "One line per kernel: status, median time, spread, schedule; the JSON\n"
+            "(mgsim-timings/1, configs/PROFILE.md) adds min, max, every sample, the\n"
+            "generator's register estimate and, on NVIDIA (-cl-nv-verbose), the\n"
+            "compiler's register count, with the device, driver and date.\n"
+            "\n"
+            "  -s, --suite FILE      the suite (required)\n"
+            "  -d, --device P:D      the device (`mgprobe devices`; default 0:0)\n"
+            "  -o, --output FILE     write the timings JSON to FILE (replaced only when\n"
+            "                        complete)\n"
+            "      --warmup N        untimed launches before timing (default 2)\n"
+            "      --reps N          timed launches (default 10, max 32)\n"
+            "      --list            parse and generate every schedule, print them\n"
+            "                        (canonical) and exit: no device needed\n"
+            "  -h, --help            print this help\n"
+            "\n"
+            "Exit status: 0 every kernel was timed or skipped; 1 one was wrong or\n"
+            "failed; 2 bad usage, a bad suite (every problem as FILE: $[i]: why), or\n"
+            "no usable device.\n");
+}
+
+enum { OPT_WARMUP = 256, OPT_REPS, OPT_LIST };
+
+static const struct option time_opts[] = {
+    {"suite", required_argument, NULL, 's'},
+    {"device", required_argument, NULL, 'd'},
+    {"output", required_argument, NULL, 'o'},
+    {"warmup", required_argument, NULL, OPT_WARMUP},
+    {"reps", required_argument, NULL, OPT_REPS},
+    {"list", no_argument, NULL, OPT_LIST},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+#define REG_MEMO 4096
+
+typedef struct tctx {
+    mgp_rundev *rd;
+    const char *opts;            /* extra build options */
+    int         warmup, reps;
+    /* the compiler's register count by source (FNV-1a): a driver that
+     * finds a source in its program cache compiles nothing and reports
+     * nothing, so a count seen once serves every later identical source */
+    uint64_t    memo_hash[REG_MEMO];
+    int         memo_regs[REG_MEMO];
+    int         memo_n;
+} tctx;
+
+static uint64_t fnv1a(const char *s, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/* The register count for source hash h: `regs` when known (and then
+ * remembered), else the remembered one, else -1. */
+static int memo_regs(tctx *c, uint64_t h, int regs)
+{
+    for (int i = 0; i < c->memo_n; i++)
+        if (c->memo_hash[i] == h) {
+            if (regs >= 0) c->memo_regs[i] = regs;
+            return regs >= 0 ? regs : c->memo_regs[i];
+        }
+    if (regs >= 0 && c->memo_n < REG_MEMO) {
+        c->memo_hash[c->memo_n] = h;
+        c->memo_regs[c->memo_n++] = regs;
+    }
+    return regs;
+}
+
+/* One kernel's result object; *status_out one of ok|wrong|skip|error. */
+static cJSON *time_one(tctx *c, const mg_schedule *s, size_t index, const char **status_out)
+{
+    cJSON *o = cJSON_CreateObject();
+    char canon[2048], why[1024] = "";
+    mg_schedule_format(s, canon, sizeof canon);
+    cJSON_AddNumberToObject(o, "index", (double)index);
+    cJSON_AddStringToObject(o, "schedule", canon);
+    const char *status = "ok";
+    mg_diag d;
+    mg_diag_init(&d);
+    mg_gen g;
+    mg_host ref, h;
+    int have_ref = 0, have_h = 0, have_e = 0;
+    mgp_kexec e;
+    double ns[MGP_REPS_MAX];
+    int n = 0;
+    if (mg_gen_prepare(&g, s, &d)) {
+        status = "error";
+        snprintf(why, sizeof why, "generator: %s", mg_diag_first(&d));
+        goto done;
+    }
+    have_ref = mg_host_init(&g, &ref) == 0;
+    have_h = mg_host_init(&g, &h) == 0;
+    if (!have_ref || !have_h) {
+        status = "error";
+        snprintf(why, sizeof why, "out of memory for the host data");
+        goto done;
+    }
+    mg_host_reference(&g, &ref);
+    int rc = mgp_kexec_prepare_opts(&e, &c->rd->x, &g, &h, 0, c->opts);
+    have_e = 1;
+    int regs = memo_regs(c, fnv1a(g.source, g.source_len), mgp_regs_from_log(e.build_log));
+    cJSON_AddNumberToObject(o, "regs_estimate", (double)g.k.f.regs_per_item);
+    if (regs >= 0) cJSON_AddNumberToObject(o, "regs_compiler", regs);
+    else cJSON_AddNullToObject(o, "regs_compiler");
+    if (rc == MGP_KX_OK) rc = mgp_kexec_launch(&e, NULL);
+    if (rc == MGP_KX_OK) rc = mgp_kexec_read(&e, &h, NULL, NULL);
+    if (rc != MGP_KX_OK) {
+        status = rc == MGP_KX_SKIP ? "skip" : "error";
+        snprintf(why, sizeof why, "%s", e.msg);
+        goto done;
+    }
+    if (mgp_vcheck_outputs(&g, &ref, &h, mgp_vcheck_tolerance(s), why, sizeof why)) {
+        status = "wrong";
+        goto done;
+    }
+    for (int i = 0; i < c->warmup + c->reps; i++) {
+        double t = 0;
+        if (stop_flag) break;
+        rc = mgp_kexec_run_timed(&e, &t, 60, &stop_flag);
+        if (rc != MGP_KX_OK) {
+            status = "error";
+            snprintf(why, sizeof why, "%s", e.msg);
+            goto done;
+        }
+        if (i >= c->warmup) ns[n++] = t;
+    }
+    if (n < c->reps) {
+        status = "error";
+        snprintf(why, sizeof why, "interrupted");
+    }
+done:
+    if (have_e) mgp_kexec_release(&e);
+    if (!strcmp(status, "ok")) {
+        double lo = ns[0], hi = ns[0];
+        for (int i = 1; i < n; i++) {
+            lo = ns[i] < lo ? ns[i] : lo;
+            hi = ns[i] > hi ? ns[i] : hi;
+        }
+        cJSON *t = cJSON_AddObjectToObject(o, "ns");
+        cJSON_AddNumberToObject(t, "median", mg_knee_median(ns, n));
+        cJSON_AddNumberToObject(t, "min", lo);
+        cJSON_AddNumberToObject(t, "max", hi);
+        char buf[32];
+        snprintf(buf, sizeof buf, "%.4f", mg_knee_spread(ns, n));
+        cJSON_AddNumberToObject(t, "spread", atof(buf));
+        cJSON *sm = cJSON_AddArrayToObject(o, "samples");
+        for (int i = 0; i < n; i++) cJSON_AddItemToArray(sm, cJSON_CreateNumber(ns[i]));
+    }
+    cJSON_AddStringToObject(o, "status", status);
+    if (strcmp(status, "ok")) cJSON_AddStringToObject(o, "reason", why);
+    if (g.source) {
+        cJSON_AddNumberToObject(o, "flops", g.k.f.flops);
+        cJSON *gl = cJSON_AddArrayToObject(o, "global"), *lc = cJSON_AddArrayToObject(o, "local");
+        for (int i = 0; i < 3; i++) {
+            cJSON_AddItemToArray(gl, cJSON_CreateNumber((double)g.k.global[i]));
+            cJSON_AddItemToArray(lc, cJSON_CreateNumber((double)g.k.local[i]));
+        }
+    }
+    if (have_ref) mg_host_free(&ref);
+    if (have_h) mg_host_free(&h);
+    mg_gen_free(&g);
+    mg_diag_free(&d);
+    *status_out = status;
+    return o;
+}
+
+/* Print one kernel's line. */
+static void print_line(const cJSON *k)
+{
+    const char *st = cJSON_GetObjectItemCaseSensitive(k, "status")->valuestring;
+    const char *sched = cJSON_GetObjectItemCaseSensitive(k, "schedule")->valuestring;
+    const cJSON *ns = cJSON_GetObjectItemCaseSensitive(k, "ns");
+    if (ns) {
+        double med = cJSON_GetObjectItemCaseSensitive(ns, "median")->valuedouble;
+        double sp = cJSON_GetObjectItemCaseSensitive(ns, "spread")->valuedouble;
+        printf("ok %10.1f us %5.1f%%  %s\n", med / 1000, 100 * sp, sched);
+    } else {
+        printf("%s: %s: %s\n", st, sched,
+               cJSON_GetObjectItemCaseSensitive(k, "reason")->valuestring);
+    }
+    fflush(stdout);
+}
+
+static int write_out(const char *path, const cJSON *doc)
+{
+    mg_diag d;
+    mg_diag_init(&d);
+    int rc = mg_json_save(path, doc, &d);
+    mg_diag_print(&d, stderr, "mgprobe: time");
+    mg_diag_free(&d);
+    return rc;
+}
+
+/* Time the whole suite.  Returns the exit status. */
+static int time_suite(const char *path, const mg_suite *su, unsigned pi, unsigned di,
+                      const char *out, int warmup, int reps)
+{
+    mgp_rundev rd;
+    mgp_stop_init();                     /* before OpenCL starts (stopsig.h) */
+    if (mgp_rundev_open(&rd, "time", pi, di)) return MGP_EXIT_BAD;
+    mgp_stop_catch(&stop_flag);          /* SIGINT, SIGTERM: save and stop */
+    static tctx c;                        /* large: off the stack */
+    memset(&c, 0, sizeof c);
+    c.rd = &rd;
+    c.opts = rd.p.nv_verbose ? "-cl-nv-verbose" : NULL;
+    c.warmup = warmup;
+    c.reps = reps;
+    char now[32];
+    cJSON *doc = cJSON_CreateObject();
+    cJSON_AddStringToObject(doc, "schema", MG_TIMINGS_SCHEMA);
+    cJSON_AddStringToObject(doc, "tool", "mgprobe " MG_VERSION);
+    cJSON_AddStringToObject(doc, "suite", path);
+    cJSON_AddStringToObject(doc, "suite_name", su->name);
+    cJSON_AddStringToObject(doc, "date", mgp_utc_now(now, sizeof now));
+    cJSON_AddItemToObject(doc, "device", cJSON_Duplicate(rd.json, 1));
+    cJSON *set = cJSON_AddObjectToObject(doc, "settings");
+    cJSON_AddNumberToObject(set, "warmup", warmup);
+    cJSON_AddNumberToObject(set, "reps", reps);
+    cJSON_AddBoolToObject(set, "nv_verbose", c.opts != NULL);
+    cJSON *ks = cJSON_AddArrayToObject(doc, "kernels");
+    printf("device %u:%u: %s (driver %s), suite %s: %zu kernels\n", pi, di, rd.x.name,
+           cJSON_GetObjectItemCaseSensitive(rd.json, "driver_version")->valuestring, su->name,
+           su->n);
+    size_t cnt[4] = {0};
+    static const char *const names[] = {"ok", "wrong", "skip", "error"};
+    for (size_t i = 0; i < su->n && !stop_flag; i++) {
+        const char *st;
+        cJSON *k = time_one(&c, &su->s[i], i, &st);
+        for (int j = 0; j < 4; j++) cnt[j] += !strcmp(st, names[j]);
+        print_line(k);
+        cJSON_AddItemToArray(ks, k);
+    }
+    if (stop_flag) cJSON_AddTrueToObject(doc, "interrupted");
+    printf("time: %zu ok, %zu wrong, %zu skipped, %zu errors%s\n", cnt[0], cnt[1], cnt[2],
+           cnt[3], stop_flag ? " (interrupted)" : "");
+    int rc = cnt[1] || cnt[3] || stop_flag ? MGP_EXIT_NO : MGP_EXIT_OK;
+    if (out && write_out(out, doc)) rc = MGP_EXIT_BAD;
+    cJSON_Delete(doc);
+    mgp_rundev_close(&rd);
+    return rc;
+}
+
+int mgp_cmd_time(int argc, char **argv)
+{
+    const char *suite = NULL, *devid = "0:0", *out = NULL;
+    long warmup = 2, reps = 10;
+    int list = 0;
+    char *end;
+    opterr = 0;
+    optind = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "+s:d:o:h", time_opts, NULL)) != -1) {
+        switch (c) {
+        case 's': suite = optarg; break;
+        case 'd': devid = optarg; break;
+        case 'o': out = optarg; break;
+        case OPT_LIST: list = 1; break;
+        case OPT_WARMUP:
+            warmup = strtol(optarg, &end, 10);
+            if (end == optarg || *end || warmup < 0 || warmup > 100)
+                return mgp_usage_error("time", "--warmup %s: expected 0 to 100", optarg);
+            break;
+        case OPT_REPS:
+            reps = strtol(optarg, &end, 10);
+            if (end == optarg || *end || reps < 1 || reps > MGP_REPS_MAX)
+                return mgp_usage_error("time", "--reps %s: expected 1 to %d", optarg,
+                                       MGP_REPS_MAX);
+            break;
+        case 'h': time_usage(stdout); return MGP_EXIT_OK;
+        default:
+            return mgp_usage_error("time", "unknown or incomplete option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind < argc) return mgp_usage_error("time", "unexpected argument '%s'", argv[optind]);
+    if (!suite) return mgp_usage_error("time", "no suite: give --suite FILE");
+    unsigned pi, di;
+    if (mgp_kexec_parse_id(devid, &pi, &di))
+        return mgp_usage_error("time", "--device %s: expected P:D, e.g. 0:0", devid);
+    mg_diag d;
+    mg_diag_init(&d);
+    mg_suite su;
+    if (mg_suite_load(suite, &su, &d)) {
+        mg_diag_print(&d, stderr, "mgprobe: time");
+        mg_diag_free(&d);
+        return MGP_EXIT_BAD;
+    }
+    mg_diag_free(&d);
+    int rc = MGP_EXIT_OK;
+    if (list) {
+        for (size_t i = 0; i < su.n; i++) {
+            char canon[2048];
+            mg_gen g;
+            mg_diag_init(&d);
+            if (mg_gen_prepare(&g, &su.s[i], &d)) {
+                fprintf(stderr, "mgprobe: time: %s: $[%zu]: %s\n", suite, i, mg_diag_first(&d));
+                rc = MGP_EXIT_BAD;
+            }
+            mg_gen_free(&g);
+            mg_diag_free(&d);
+            printf("%s\n", mg_schedule_format(&su.s[i], canon, sizeof canon));
+        }
+        printf("%s: %zu schedules\n", su.name, su.n);
+    } else {
+        rc = time_suite(suite, &su, pi, di, out, (int)warmup, (int)reps);
+    }
+    mg_suite_free(&su);
+    return rc;
+}

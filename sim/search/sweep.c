@@ -1,0 +1,504 @@
+/*
+ * sweep.c - the sweep engine: enumerate a space, prune, simulate on N
+ * POSIX threads, write records in candidate order.
+ *
+ * Pass 1 (this thread): enumerate once, evaluate the rules for every
+ * member (static features only), count what the summary needs about the
+ * space, check the resumed records against the members they claim to be,
+ * and count what is left to simulate.
+ * Pass 2: enumerate again; this thread hands the candidates to simulate to
+ * a ring of W slots in candidate order (the sequence number seq); workers
+ * take slots in seq order, simulate without the lock, and put the record
+ * back; whoever completes a record writes every record that is now next in
+ * seq order (a reorder buffer), so the file is in candidate order for any
+ * thread count.  The producer waits while W slots are in flight, which
+ * bounds memory and what an interrupt can lose.
+ *
+ * With a cutoff F, pass 2 runs twice.  Phase A simulates only the kept
+ * candidates (those not on file) and holds their records in memory, in
+ * candidate order, adding them to the summary: every shape's best kept is
+ * then known, from them and from the file.  Phase B goes over everything
+ * left in candidate order: a kept candidate's slot is filled from phase A
+ * (no simulation), a pruned one is simulated with a cycle limit of F times
+ * its shape's best kept (none when the shape has no kept candidate).  The
+ * bar depends only on the inputs and the kept candidates' results, never
+ * on the thread count or on where a resumed file stopped.  Each phase has
+ * its own memo (a copied result must have met the same limit).
+ *
+ * Shared state is the ring, the counters, the output stream and the
+ * summary, all under one mutex.  The generator, the model and cJSON keep
+ * no mutable global state (their scratch buffers are _Thread_local).
+ */
+#include "sim/search/sweep.h"
+#include "sim/search/memo.h"
+
+#include "traces/gen/gen.h"
+
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MASK_DONE 0x80u               /* in mask[]: resumed from the file */
+
+typedef struct slot {
+    char        *words;
+    uint64_t     index;
+    unsigned     fired;
+    int          ready;
+    int          counted;             /* rec came from phase A: on the summary already */
+    double       limit;               /* cycle limit (0: none) */
+    mg_sweep_result rec;
+} slot;
+
+typedef struct engine {
+    const mg_sweep_cfg *cfg;
+    mg_sweep_sum  *sum;
+    FILE          *out;
+    mg_diag       *d;
+    /* pass 1 */
+    unsigned char *mask;              /* per member: fired rules | MASK_DONE */
+    uint64_t       nmask, capmask;
+    mg_sweep_done  done;
+    uint64_t       di;                /* next resumed record to match */
+    int            failed;
+    /* pass 2 */
+    pthread_mutex_t mu;
+    pthread_cond_t  cv_work, cv_space;
+    slot           *ring;
+    uint64_t        W, next_push, next_take, next_write;
+    int             prod_done, fatal;
+    mg_memo        *memo;             /* identical simulations done once */
+    /* --cutoff: 0 without; 1 phase A (kept candidates into ktab); 2 phase B */
+    int             phase;
+    mg_sweep_result   *ktab;             /* phase A's records, in candidate order */
+    uint64_t        nk, capk, kcur;   /* held; room; next one phase B takes */
+    double          t0, t_sim, last_draw;       /* start; pass 2's start */
+} engine;
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int stopped(const engine *e) { return e->cfg->stop && *e->cfg->stop; }
+
+/* The words simulated: the member's, with the device's warp width unless
+ * the space sets warp= (as `mgsim run` does). */
+static int sim_words(const engine *e, const mg_space_cand *c, char *buf, size_t len)
+{
+    int n;
+    if (mg_schedule_is_set(&c->s, "warp"))
+        n = snprintf(buf, len, "%s", c->words);
+    else
+        n = snprintf(buf, len, "%s warp=%lld", c->words, (long long)e->cfg->dev->warp_width);
+    return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
+/* ---- pass 1 ---------------------------------------------------------------- */
+
+static int count_shape(void *p, const mg_space_cand *c)
+{
+    mg_sweep_group_of(p, c->words, 1);
+    return 0;
+}
+
+static int mask_push(engine *e, unsigned char m)
+{
+    if (e->nmask == e->capmask) {
+        uint64_t cap = e->capmask ? 2 * e->capmask : 4096;
+        unsigned char *p = realloc(e->mask, cap);
+        if (!p) return -1;
+        e->mask = p;
+        e->capmask = cap;
+    }
+    e->mask[e->nmask++] = m;
+    return 0;
+}
+
+/* Does resumed record e->di describe member c? */
+static int matches_done(engine *e, const mg_space_cand *c)
+{
+    char words[1200], canon[1024];
+    mg_diag d;
+    mg_diag_init(&d);
+    int ok = sim_words(e, c, words, sizeof words) == 0;
+    if (ok) {
+        mg_schedule s;
+        if (!mg_schedule_parse_line(words, NULL, &s, &d)) {
+            mg_schedule_format(&s, canon, sizeof canon);
+            ok = mg_sweep_fnv(canon) == e->done.hash[e->di];
+        } else {
+            /* a rejected record keeps the words as given */
+            ok = sim_words(e, c, words, sizeof words) == 0 &&
+                 mg_sweep_fnv(words) == e->done.hash[e->di];
+        }
+    }
+    mg_diag_free(&d);
+    return ok;
+}
+
+static int visit1(void *p, const mg_space_cand *c)
+{
+    engine *e = p;
+    const mg_sweep_cfg *cfg = e->cfg;
+    unsigned m = 0;
+    if (stopped(e)) return 1;
+    if (cfg->rules) {
+        mg_gen g;
+        if (mg_gen_plan(&g, &c->s, e->d)) { e->failed = 1; return 1; }
+        m = mg_rules_eval(cfg->rules, cfg->dev, &c->s, &g.k);
+        e->sum->kept += m == 0;
+        mg_sweep_group *gr = mg_sweep_group_of(e->sum, c->words, 0);
+        if (gr) gr->kept += m == 0;
+        for (int i = 0; i < MG_RULE_COUNT; i++) e->sum->fired[i] += (m >> i) & 1u;
+    }
+    int done = e->di < e->done.n && e->done.index[e->di] == c->index;
+    if (done) {
+        if ((cfg->pruned_only && m) || !matches_done(e, c)) {
+            mg_diag_error(e->d, "%s: the record for candidate %" PRIu64 " is not this space's "
+                          "candidate %" PRIu64 " (the file is another sweep's; use --restart)",
+                          cfg->results, c->index, c->index);
+            e->failed = 1;
+            return 1;
+        }
+        e->di++;
+    } else if (!cfg->pruned_only || !m) {
+        e->sum->todo++;
+    }
+    if (mask_push(e, (unsigned char)(m | (done ? MASK_DONE : 0)))) {
+        mg_diag_error(e->d, "out of memory");
+        e->failed = 1;
+        return 1;
+    }
+    return 0;
+}
+
+/* ---- progress --------------------------------------------------------------- */
+
+static void draw(engine *e, int final)
+{
+    double t = now_s();
+    if (!final && t - e->last_draw < 0.25) return;
+    e->last_draw = t;
+    const mg_sweep_sum *s = e->sum;
+    uint64_t total = s->resumed + s->todo, doneall = s->resumed + s->ran;
+    double el = t - e->t_sim, rate = el > 0 ? (double)s->ran / el : 0;
+    char eta[32] = "?";
+    if (rate > 0) {
+        double left = (double)(s->todo - s->ran) / rate;
+        snprintf(eta, sizeof eta, "%dm%02ds", (int)(left / 60), (int)left % 60);
+    }
+    fprintf(stderr, "\r%s%s%" PRIu64 "/%" PRIu64 " (%.1f%%)  %.1f candidates/s  ETA %s\033[K",
+            e->cfg->label ? e->cfg->label : "", e->cfg->label ? ": " : "sweep: ", doneall,
+            total, total ? 100.0 * (double)doneall / (double)total : 100.0, rate, eta);
+    if (final) fputc('\n', stderr);
+    fflush(stderr);
+}
+
+/* ---- pass 2 ------------------------------------------------------------------ */
+
+static void timed_wait(pthread_cond_t *cv, pthread_mutex_t *mu)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    t.tv_nsec += 100 * 1000 * 1000;
+    if (t.tv_nsec >= 1000000000) { t.tv_sec++; t.tv_nsec -= 1000000000; }
+    pthread_cond_timedwait(cv, mu, &t);
+}
+
+/* Move r into phase A's table (r is left empty).  -1 on OOM. */
+static int ktab_push(engine *e, mg_sweep_result *r)
+{
+    if (e->nk == e->capk) {
+        uint64_t cap = e->capk ? 2 * e->capk : 256;
+        mg_sweep_result *p = realloc(e->ktab, cap * sizeof *p);
+        if (!p) {
+            mg_diag_error(e->d, "out of memory");
+            return -1;
+        }
+        e->ktab = p;
+        e->capk = cap;
+    }
+    e->ktab[e->nk++] = *r;                           /* the strings move with it */
+    r->schedule = r->reason = NULL;
+    return 0;
+}
+
+/* Write every record that is next in order.  Called with the lock held. */
+static void flush_ready(engine *e)
+{
+    while (e->next_write < e->next_take && e->ring[e->next_write % e->W].ready) {
+        slot *s = &e->ring[e->next_write % e->W];
+        if (!s->counted) {
+            mg_sweep_sum_add(e->sum, &s->rec);
+            e->sum->ran++;
+        }
+        if (e->phase == 1) {                        /* held for phase B, not written */
+            if (ktab_push(e, &s->rec)) e->fatal = 1;
+        } else if (e->out && !e->fatal) {
+            char *line = mg_sweep_result_line(&s->rec);
+            if (!line || fputs(line, e->out) < 0 || fflush(e->out)) {
+                mg_diag_error(e->d, "%s: write failed", e->cfg->results);
+                e->fatal = 1;
+            }
+            free(line);
+        }
+        mg_sweep_result_free(&s->rec);
+        free(s->words);
+        memset(s, 0, sizeof *s);
+        e->next_write++;
+        if (e->cfg->progress) draw(e, 0);
+    }
+    pthread_cond_broadcast(&e->cv_space);
+}
+
+/* Simulate slot s into *r (the lock not held).  With nowait, returns 1
+ * without a result when s's model key is being simulated by another
+ * thread (memo.h); else 0. */
+static int run_slot(engine *e, const slot *s, int nowait, mg_sweep_result *r)
+{
+    memset(r, 0, sizeof *r);
+    r->index = s->index;
+    r->has_rules = e->cfg->rules != NULL;
+    r->fired = s->fired;
+    if (mg_sweep_simulate(e->cfg->dev, s->words, e->cfg->sample, s->limit, e->memo, nowait, r))
+        return 1;
+    r->index = s->index;
+    r->has_rules = e->cfg->rules != NULL;
+    r->fired = s->fired;
+    return 0;
+}
+
+/* Hand s's record to the writer.  Called with the lock held. */
+static void finish_slot(engine *e, slot *s, const mg_sweep_result *r)
+{
+    s->rec = *r;
+    s->ready = 1;
+    flush_ready(e);
+}
+
+/* A worker takes candidates in order.  One whose model key another thread
+ * is simulating (a neighbour: the inert knobs vary fastest) is put aside
+ * while the worker does the next candidate, then copied: two threads on a
+ * run of twins take turns instead of one waiting for the other. */
+static void *worker(void *p)
+{
+    engine *e = p;
+    pthread_mutex_lock(&e->mu);
+    for (;;) {
+        while (e->next_take == e->next_push && !e->prod_done && !e->fatal && !stopped(e))
+            timed_wait(&e->cv_work, &e->mu);
+        if (e->fatal || stopped(e) || e->next_take == e->next_push) break;
+        slot *s = &e->ring[e->next_take++ % e->W];
+        if (s->ready) {                             /* filled from phase A */
+            flush_ready(e);
+            continue;
+        }
+        pthread_mutex_unlock(&e->mu);
+        mg_sweep_result r;
+        if (run_slot(e, s, 1, &r)) {
+            pthread_mutex_lock(&e->mu);
+            slot *t = e->next_take < e->next_push && !e->fatal && !stopped(e) &&
+                              !e->ring[e->next_take % e->W].ready
+                          ? &e->ring[e->next_take++ % e->W] : NULL;
+            pthread_mutex_unlock(&e->mu);
+            if (t) {
+                mg_sweep_result q;
+                run_slot(e, t, 0, &q);
+                pthread_mutex_lock(&e->mu);
+                finish_slot(e, t, &q);
+                pthread_mutex_unlock(&e->mu);
+            }
+            run_slot(e, s, 0, &r);
+        }
+        pthread_mutex_lock(&e->mu);
+        finish_slot(e, s, &r);
+    }
+    pthread_cond_broadcast(&e->cv_work);
+    pthread_mutex_unlock(&e->mu);
+    return NULL;
+}
+
+/* Phase B's cycle limit for a pruned candidate: cutoff x the best kept of
+ * its shape (of the whole space without shape knobs, or past the groups
+ * counted); 0 when there is none.  Called with the lock held (the summary
+ * is final for kept records by then). */
+static double bar_cycles(engine *e, const char *words)
+{
+    const mg_sweep_group *g = mg_sweep_group_of(e->sum, words, 0);
+    const mg_sweep_best *b = g ? &g->best_kept : &e->sum->best_kept;
+    if (e->sum->nshape_keys && !g) return 0;         /* a shape past the groups counted */
+    if (!b->valid) return 0;
+    return e->cfg->cutoff * b->seconds * e->cfg->dev->clock_hz;
+}
+
+static int visit2(void *p, const mg_space_cand *c)
+{
+    engine *e = p;
+    unsigned m = e->mask[c->index];
+    if ((m & MASK_DONE) || (e->cfg->pruned_only && m) || (e->phase == 1 && m)) return 0;
+    if (e->phase != 1 && e->next_push == e->sum->todo) return 1;     /* --limit reached */
+    char buf[1200];
+    char *words = sim_words(e, c, buf, sizeof buf) ? NULL : strdup(buf);
+    pthread_mutex_lock(&e->mu);
+    while (e->next_push - e->next_write >= e->W && !e->fatal && !stopped(e))
+        timed_wait(&e->cv_space, &e->mu);
+    if (e->fatal || stopped(e) || !words) {
+        if (!words && !e->fatal) {
+            mg_diag_error(e->d, "candidate %" PRIu64 ": schedule too long or out of memory",
+                          c->index);
+            e->fatal = 1;
+        }
+        pthread_mutex_unlock(&e->mu);
+        free(words);
+        return 1;
+    }
+    slot *s = &e->ring[e->next_push++ % e->W];
+    s->words = words;
+    s->index = c->index;
+    s->fired = m;
+    s->ready = 0;
+    s->counted = 0;
+    s->limit = 0;
+    if (e->phase == 2 && !m) {                  /* kept: phase A's record */
+        if (e->kcur == e->nk || e->ktab[e->kcur].index != c->index) {
+            mg_diag_error(e->d, "internal: candidate %" PRIu64 " missing from phase A",
+                          c->index);
+            e->fatal = 1;
+        } else {
+            s->rec = e->ktab[e->kcur];
+            memset(&e->ktab[e->kcur++], 0, sizeof s->rec);
+            s->ready = s->counted = 1;
+        }
+    } else if (e->phase == 2) {
+        s->limit = bar_cycles(e, words);
+    }
+    pthread_cond_signal(&e->cv_work);
+    pthread_mutex_unlock(&e->mu);
+    return 0;
+}
+
+static int run_pass2(engine *e)
+{
+    int nt = e->cfg->threads < 1 ? 1 : e->cfg->threads;
+    if ((uint64_t)nt > e->sum->todo) nt = (int)e->sum->todo;
+    if (nt == 0) return 0;
+    e->next_push = e->next_take = e->next_write = 0;
+    e->prod_done = 0;
+    e->W = 16 * (uint64_t)nt + 16;
+    e->ring = calloc(e->W, sizeof *e->ring);
+    e->memo = mg_memo_new();
+    pthread_t *tid = calloc((size_t)nt, sizeof *tid);
+    if (!e->ring || !tid || !e->memo) {
+        free(tid);
+        mg_memo_free(e->memo);
+        e->memo = NULL;
+        mg_diag_error(e->d, "out of memory");
+        return -1;
+    }
+    pthread_mutex_init(&e->mu, NULL);
+    pthread_cond_init(&e->cv_work, NULL);
+    pthread_cond_init(&e->cv_space, NULL);
+    int started = 0;
+    for (; started < nt; started++)
+        if (pthread_create(&tid[started], NULL, worker, e)) break;
+    if (!started) {
+        mg_diag_error(e->d, "cannot start threads");
+        e->fatal = 1;
+    } else {
+        mg_space_stats st;
+        mg_space_enumerate(e->cfg->space, visit2, e, &st);
+    }
+    pthread_mutex_lock(&e->mu);
+    e->prod_done = 1;
+    pthread_cond_broadcast(&e->cv_work);
+    pthread_mutex_unlock(&e->mu);
+    for (int i = 0; i < started; i++) pthread_join(tid[i], NULL);
+    /* records left behind by a stop or an error */
+    for (uint64_t q = 0; q < e->W; q++) {
+        mg_sweep_result_free(&e->ring[q].rec);
+        free(e->ring[q].words);
+    }
+    free(e->ring);
+    free(tid);
+    e->sum->copied += mg_memo_hits(e->memo);
+    mg_memo_free(e->memo);
+    e->memo = NULL;
+    pthread_cond_destroy(&e->cv_space);
+    pthread_cond_destroy(&e->cv_work);
+    pthread_mutex_destroy(&e->mu);
+    return e->fatal ? -1 : 0;
+}
+
+int mg_sweep_run(const mg_sweep_cfg *cfg, mg_sweep_sum *sum, mg_diag *d)
+{
+    engine e;
+    memset(&e, 0, sizeof e);
+    memset(sum, 0, sizeof *sum);
+    e.cfg = cfg;
+    e.sum = sum;
+    e.d = d;
+    e.t0 = now_s();
+    sum->id = cfg->id;
+    sum->id.pruned_only = cfg->pruned_only;
+    sum->id.cutoff = cfg->rules && !cfg->pruned_only && !cfg->limit ? cfg->cutoff : 0;
+    sum->id.sample = cfg->sample;
+    sum->has_rules = cfg->rules != NULL;
+    mg_sweep_sum_shapes(sum, cfg->space);
+    int rc = -1;
+    /* the space's size goes into the results header: count it first (and
+     * its shapes, in enumeration order, before any record is read) */
+    mg_space_stats st;
+    mg_space_enumerate(cfg->space, sum->nshape_keys ? count_shape : NULL, sum, &st);
+    sum->id.size = st.size;
+    sum->raw = st.raw;
+    sum->excluded = st.excluded;
+    sum->invalid = st.invalid;
+    if (cfg->results) {
+        e.out = mg_sweep_file_open(cfg->results, &sum->id, cfg->restart, sum, &e.done, d);
+        if (!e.out) goto out;
+    }
+    mg_space_enumerate(cfg->space, visit1, &e, &st);
+    if (e.failed) goto out;
+    if (stopped(&e)) {
+        sum->interrupted = 1;
+        rc = 0;
+        goto out;
+    }
+    if (e.di != e.done.n) {
+        mg_diag_error(d, "%s: the record for candidate %" PRIu64 " matches no member of the "
+                      "space (use --restart)", cfg->results, e.done.index[e.di]);
+        goto out;
+    }
+    sum->total = sum->resumed + sum->todo;
+    sum->limit = cfg->limit;
+    if (cfg->limit && sum->todo > cfg->limit) sum->todo = cfg->limit;
+    e.t_sim = now_s();
+    if (sum->id.cutoff > 0) {
+        e.phase = 1;
+        if (run_pass2(&e)) goto out;
+        e.phase = 2;
+        if (!stopped(&e) && run_pass2(&e)) goto out;
+    } else if (run_pass2(&e)) {
+        goto out;
+    }
+    sum->interrupted = stopped(&e) && sum->ran < sum->todo;
+    if (cfg->progress && sum->todo) draw(&e, 1);
+    rc = 0;
+out:
+    sum->wall_s = now_s() - e.t0;
+    if (e.out && fclose(e.out) && rc == 0) {
+        mg_diag_error(d, "%s: write failed", cfg->results);
+        rc = -1;
+    }
+    mg_sweep_done_free(&e.done);
+    free(e.mask);
+    for (uint64_t i = e.kcur; i < e.nk; i++) mg_sweep_result_free(&e.ktab[i]);
+    free(e.ktab);
+    return rc;
+}

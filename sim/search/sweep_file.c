@@ -1,0 +1,231 @@
+/*
+ * sweep_file.c - sweep results files: content hashes for the header,
+ * the sampling word, and opening a file to append to, resuming what an
+ * interrupted sweep left.
+ *
+ * A results file is an append-only log, not an atomic output: records must
+ * survive an interrupt, which a temporary renamed at the end would lose.
+ * What can go wrong is a torn last line (killed in the middle of a write);
+ * it is cut off on resume.  A file whose header differs from this sweep's
+ * is never touched without --restart (it may be another sweep's results, or
+ * not a results file at all).
+ */
+#include "sim/search/sweep.h"
+
+#include "base/jsonfile.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#define FNV_OFFSET 1469598103934665603ull
+#define FNV_PRIME  1099511628211ull
+
+static uint64_t fnv_bytes(const void *p, size_t n, uint64_t h)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * FNV_PRIME;
+    return h;
+}
+
+uint64_t mg_sweep_fnv(const char *s) { return fnv_bytes(s, strlen(s), FNV_OFFSET); }
+
+int mg_sweep_hash_file(const char *path, char out[24], mg_diag *d)
+{
+    size_t len;
+    char *text = mg_read_file(path, MG_JSON_MAX_BYTES, &len, d);
+    if (!text) return -1;
+    snprintf(out, 24, "%016" PRIx64, fnv_bytes(text, len, FNV_OFFSET));
+    free(text);
+    return 0;
+}
+
+void mg_sweep_hash_device(const mg_device *dev, char out[24])
+{
+    /* every resolved value, not where it came from: a what-if variant that
+     * equals the base config hashes the same */
+    cJSON *j = mg_device_to_json(dev);
+    cJSON_DeleteItemFromObjectCaseSensitive(j, "sources");
+    char *s = cJSON_PrintUnformatted(j);
+    snprintf(out, 24, "%016" PRIx64, s ? mg_sweep_fnv(s) : 0);
+    cJSON_free(s);
+    cJSON_Delete(j);
+}
+
+const char *mg_sweep_sample_str(int sample, char *buf, size_t len)
+{
+    if (sample == MG_SAMPLE_AUTO) snprintf(buf, len, "auto");
+    else if (sample == MG_SAMPLE_OFF) snprintf(buf, len, "off");
+    else snprintf(buf, len, "%d", sample);
+    return buf;
+}
+
+void mg_sweep_done_free(mg_sweep_done *done)
+{
+    free(done->index);
+    free(done->hash);
+    memset(done, 0, sizeof *done);
+}
+
+static int done_add(mg_sweep_done *done, uint64_t index, uint64_t hash)
+{
+    if (done->n == done->cap) {
+        uint64_t cap = done->cap ? 2 * done->cap : 1024;
+        uint64_t *i = realloc(done->index, cap * sizeof *i);
+        if (!i) return -1;
+        done->index = i;
+        uint64_t *h = realloc(done->hash, cap * sizeof *h);
+        if (!h) return -1;
+        done->hash = h;
+        done->cap = cap;
+    }
+    done->index[done->n] = index;
+    done->hash[done->n++] = hash;
+    return 0;
+}
+
+/* Say which header field differs ("config_hash: 1234... in the file,
+ * abcd... now"). */
+static void header_mismatch(const char *path, const char *have, const char *want, mg_diag *d)
+{
+    mg_diag e;
+    mg_diag_init(&e);
+    cJSON *h = mg_json_parse(path, have, strlen(have), &e);
+    cJSON *w = mg_json_parse(path, want, strlen(want), &e);
+    char what[400] = "it is not a sweep results file (no mgsim-sweep/1 header line)";
+    const cJSON *schema = cJSON_GetObjectItemCaseSensitive(h, "schema");
+    if (h && w && cJSON_IsString(schema) && !strcmp(schema->valuestring, MG_SWEEP_SCHEMA)) {
+        snprintf(what, sizeof what, "its header differs");
+        for (const cJSON *k = w->child; k; k = k->next) {
+            const cJSON *o = cJSON_GetObjectItemCaseSensitive(h, k->string);
+            if (o && cJSON_Compare(o, k, 1)) continue;
+            char *a = o ? cJSON_PrintUnformatted(o) : NULL, *b = cJSON_PrintUnformatted(k);
+            snprintf(what, sizeof what, "it is another sweep's: %s is %s in the file, %s now",
+                     k->string, a ? a : "missing", b ? b : "?");
+            cJSON_free(a);
+            cJSON_free(b);
+            break;
+        }
+        for (const cJSON *k = h->child; k; k = k->next) {    /* a field only the file has */
+            if (cJSON_GetObjectItemCaseSensitive(w, k->string)) continue;
+            char *a = cJSON_PrintUnformatted(k);
+            snprintf(what, sizeof what, "it is another sweep's: %s is %s in the file, missing "
+                     "now", k->string, a ? a : "?");
+            cJSON_free(a);
+            break;
+        }
+    }
+    mg_diag_error(d, "%s: %s; resume needs the same config, space, rules, --sample, "
+                  "--pruned-only and --cutoff (use --restart to overwrite it, or another -o)",
+                  path, what);
+    cJSON_Delete(h);
+    cJSON_Delete(w);
+    mg_diag_free(&e);
+}
+
+static FILE *fresh(FILE *f, const char *path, const char *hdr, mg_diag *d)
+{
+    if (f) fclose(f);
+    f = fopen(path, "w");
+    if (!f || fputs(hdr, f) < 0 || fflush(f)) {
+        mg_diag_error(d, "%s: cannot write: %s", path, strerror(errno));
+        if (f) fclose(f);
+        return NULL;
+    }
+    return f;
+}
+
+FILE *mg_sweep_file_open(const char *path, const mg_sweep_ident *id, int restart,
+                         mg_sweep_sum *sum, mg_sweep_done *done, mg_diag *d)
+{
+    char *hdr = mg_sweep_header_line(id);
+    if (!hdr) { mg_diag_error(d, "%s: out of memory", path); return NULL; }
+    FILE *f = restart ? NULL : fopen(path, "r+");
+    char *line = NULL;
+    size_t cap = 0;
+    if (!f) {
+        if (!restart && errno != ENOENT) {
+            mg_diag_error(d, "%s: cannot open: %s", path, strerror(errno));
+            goto fail;
+        }
+        f = fresh(NULL, path, hdr, d);
+        goto out;
+    }
+    ssize_t len = getline(&line, &cap, f);
+    if (len <= 0 || line[len - 1] != '\n') {
+        /* empty, or killed while writing the header: start over, unless the
+         * text is not the start of our header (someone else's file) */
+        if (len > 0 && strncmp(line, hdr, (size_t)len)) {
+            header_mismatch(path, line, hdr, d);
+            goto fail;
+        }
+        f = fresh(f, path, hdr, d);
+        goto out;
+    }
+    if (strcmp(line, hdr)) {
+        header_mismatch(path, line, hdr, d);
+        goto fail;
+    }
+    off_t good = ftello(f);
+    for (uint64_t lineno = 2;; lineno++) {
+        len = getline(&line, &cap, f);
+        if (len <= 0) break;
+        if (line[len - 1] != '\n') break;                 /* torn last line */
+        mg_sweep_result r;
+        char err[200];
+        if (mg_sweep_result_parse(line, &r, err, sizeof err)) {
+            int c = getc(f);
+            if (c == EOF) break;                          /* torn, newline included */
+            mg_diag_error(d, "%s:%" PRIu64 ": not a sweep record (%s); the file is damaged "
+                          "(use --restart to start over)", path, lineno, err);
+            goto fail;
+        }
+        if ((done->n && r.index <= done->index[done->n - 1]) || r.index >= id->size) {
+            mg_diag_error(d, "%s:%" PRIu64 ": record for candidate %" PRIu64 " out of order "
+                          "or past the space's %" PRIu64 " (use --restart)", path, lineno,
+                          r.index, id->size);
+            mg_sweep_result_free(&r);
+            goto fail;
+        }
+        if (done_add(done, r.index, mg_sweep_fnv(r.schedule))) {
+            mg_sweep_result_free(&r);
+            mg_diag_error(d, "%s: out of memory", path);
+            goto fail;
+        }
+        mg_sweep_sum_add(sum, &r);
+        sum->resumed++;
+        mg_sweep_result_free(&r);
+        good = ftello(f);
+    }
+    if (ftruncate(fileno(f), good) || fseeko(f, good, SEEK_SET)) {
+        mg_diag_error(d, "%s: cannot cut the torn last line: %s", path, strerror(errno));
+        goto fail;
+    }
+out:
+    free(line);
+    free(hdr);
+    return f;
+fail:
+    if (f) fclose(f);
+    f = NULL;
+    goto out;
+}
+
+int mg_sweep_ident_fill(mg_sweep_ident *id, const mg_device *dev, const char *space_path,
+                        const mg_space *sp, const char *rules_path, const mg_rules *r,
+                        mg_diag *d)
+{
+    memset(id, 0, sizeof *id);
+    snprintf(id->config, sizeof id->config, "%s", dev->name);
+    mg_sweep_hash_device(dev, id->config_hash);
+    snprintf(id->space, sizeof id->space, "%s", sp->name);
+    if (mg_sweep_hash_file(space_path, id->space_hash, d)) return -1;
+    if (r && rules_path) {
+        snprintf(id->rules, sizeof id->rules, "%s", r->name);
+        if (mg_sweep_hash_file(rules_path, id->rules_hash, d)) return -1;
+    }
+    return 0;
+}
