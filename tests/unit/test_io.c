@@ -3,6 +3,7 @@
 #include <CUnit/CUnit.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tests/unit/suites.h"
@@ -109,6 +110,38 @@ static void test_afile(void)
     rmdir(dir);
 }
 
+/* A symbolic link is followed (its target replaced, the link kept); a
+ * device node is written directly, never renamed over (checked through
+ * mg_afile_target only, so a failure cannot replace /dev/null). */
+static void test_afile_special(void)
+{
+    char dir[] = "/tmp/mgsim-afile-XXXXXX";
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    char tgt[128], lnk[128], out[4096];
+    snprintf(tgt, sizeof tgt, "%s/target.json", dir);
+    snprintf(lnk, sizeof lnk, "%s/link.json", dir);
+    CU_ASSERT_EQUAL_FATAL(symlink(tgt, lnk), 0);
+    CU_ASSERT_EQUAL(mg_afile_target(lnk, out, sizeof out), 1);   /* dangling: through it */
+    FILE *t = fopen(tgt, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    fclose(t);
+    CU_ASSERT_EQUAL(mg_afile_target(lnk, out, sizeof out), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "/target.json"));
+    mg_afile a;
+    FILE *f = mg_afile_open(&a, lnk);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs("whole", f);
+    CU_ASSERT_EQUAL(mg_afile_commit(&a), 0);
+    struct stat st;
+    CU_ASSERT(lstat(lnk, &st) == 0 && S_ISLNK(st.st_mode));
+    CU_ASSERT(stat(tgt, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 5);
+    CU_ASSERT_EQUAL(mg_afile_target("/dev/null", out, sizeof out), 1);
+    CU_ASSERT_EQUAL(mg_afile_target(dir, out, sizeof out), 1);    /* a folder: not renamed over */
+    unlink(lnk);
+    unlink(tgt);
+    rmdir(dir);
+}
+
 static void test_json_save(void)
 {
     char dir[] = "/tmp/mgsim-save-XXXXXX";
@@ -165,7 +198,8 @@ int add_jsonout_suite(void)
 int add_afile_suite(void)
 {
     CU_pSuite s = CU_add_suite("afile", NULL, NULL);
-    return s && CU_add_test(s, "commit_abort", test_afile) ? 0 : -1;
+    return s && CU_add_test(s, "commit_abort", test_afile) &&
+                   CU_add_test(s, "special", test_afile_special) ? 0 : -1;
 }
 
 int add_diag_suite(void)
