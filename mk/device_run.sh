@@ -25,6 +25,7 @@ RUN_ARGS=${RUN_ARGS:-}         # more `mgprobe run` options (a dry run here: --q
 PREV=${PREV:-}                 # an earlier run's unpacked folder: resume its profile
 SKIP_TIME=${SKIP_TIME:-0}      # 1: keep PREV's timings, do not time the suite again
 SKIP_RUN=${SKIP_RUN:-0}        # 1: keep PREV's profile, do not run mgprobe run
+TIME_ARGS=${TIME_ARGS:-}       # more `mgprobe time` options (e.g. --reps 32)
 mkdir -p "$OUTDIR"
 W=$(mktemp -d)
 [ -n "$PREV" ] && cp -r "$PREV"/. "$W"/
@@ -59,7 +60,7 @@ if [ "$SKIP_TIME" != 1 ]; then
     t0=$(date +%s)
     # no on-disk program cache: a cached build reports no register count
     CUDA_CACHE_DISABLE=1 timeout -s INT -k 20 "$TIME_S" "$MGPROBE" time --device "$dev:0" \
-        --suite "$SUITE" -o "$W/timings.json" > "$W/time.txt"
+        --suite "$SUITE" $TIME_ARGS -o "$W/timings.json" > "$W/time.txt"
     echo "== mgprobe time: exit $?, $(( $(date +%s) - t0 )) s"
 fi
 tail -1 "$W/time.txt"

@@ -12,6 +12,10 @@
 #       work-group shape) on the same config
 #   configs/measured/h100/validate-base.{txt,json}  the suite on the base
 #       config itself, for comparison
+#   configs/measured/h100/validate-layers.{txt,json,png}  the realistic
+#       layer suite (layers-timings.json: configs/suites/h100-layers.json,
+#       17 real-network layers x 20 variants) on the calibrated config;
+#       validate-layers-base.{txt,json} the same on the base config
 #   configs/measured/pocl/calibrated.json, validate.{txt,json,png}  the
 #       PoCL sanity row: its profile over configs/measured/pocl/base.json
 #
@@ -37,12 +41,18 @@ step "H100: the diagnostic suite"
 step "H100: the suite on the base config"
 "$MGSIM" validate --config configs/devices/nvidia-h100.json --timings $H/timings.json \
     -j "$J" --json-file $H/validate-base.json -o $H/validate-base.txt
+step "H100: the realistic layer suite (layers-timings.json) on the calibrated and the base config"
+"$MGSIM" validate --config $H/calibrated.json --timings $H/layers-timings.json -j "$J" \
+    --json-file $H/validate-layers.json --plot $H/validate-layers.png -o $H/validate-layers.txt
+"$MGSIM" validate --config configs/devices/nvidia-h100.json --timings $H/layers-timings.json \
+    -j "$J" --json-file $H/validate-layers-base.json -o $H/validate-layers-base.txt
 step "PoCL: calibrate $P/calibrated.json and validate"
 "$MGSIM" calibrate --profile $P/profile.json --base $P/base.json -o $P/calibrated.json \
     > /dev/null
 "$MGSIM" validate --config $P/calibrated.json --timings $P/timings.json -j "$J" \
     --json-file $P/validate.json --plot $P/validate.png -o $P/validate.txt
-for f in $H/validate.txt $H/validate-diag.txt $H/validate-base.txt $P/validate.txt; do
+for f in $H/validate.txt $H/validate-diag.txt $H/validate-base.txt $H/validate-layers.txt \
+         $H/validate-layers-base.txt $P/validate.txt; do
     printf '%s:\n' "$f"
     sed -n '/^all /p; /^mean of /p; /^aims/p' "$f" | sed 's/^/    /'
 done
