@@ -1,4 +1,4 @@
-/* test_cache.c - the set-associative cache (sim/model/cache.c): its fill
+/* test_cache.c - the set-associative cache (sim/model/cache/cache.c): its fill
  * counts, set masks, line index and LRU lists give exactly the hits,
  * misses and victims of the straightforward cache (valid bits, a scan of
  * the set, first invalid way filled, else the policy's victim), for every
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/model/cache.h"
+#include "sim/model/cache/cache.h"
 #include "tests/unit/suites.h"
 
 /* The reference: the cache as first written (valid bits, a scan). */

@@ -16,7 +16,7 @@
 
 #include <stdint.h>
 
-#include "sim/model/cache.h"
+#include "sim/model/cache/cache.h"
 
 extern const mg_repl_policy mg_repl_lru;
 

@@ -4,7 +4,7 @@
  *
  * Tags are opaque 64-bit line ids (the memory path turns buffer addresses
  * and 2D texel tiles into ids).  The replacement policy is a struct of
- * hooks, one file per policy in policy/, found by name in policy.c; the
+ * hooks, one file per policy beside it, found by name in policy.c; the
  * cache itself only keeps tags and which ways are valid.
  *
  * Lines are never invalidated, and a miss fills the first invalid way of
@@ -31,7 +31,7 @@
  * least recent is the head's previous: a miss in a full set evicts that
  * way and makes it the head, which in a circular list is only moving the
  * head back one; a hit unlinks its way and puts it before the head.
- * Either way the victims are LRU's (policy/lru.h): the same as through its
+ * Either way the victims are LRU's (lru.h): the same as through its
  * hooks (tests/unit/test_cache.c checks it).
  */
 #ifndef MG_CACHE_H

@@ -1,7 +1,7 @@
 /*
  * fifo.c - first in, first out: a fill timestamp per way; hits do nothing.
  */
-#include "sim/model/cache.h"
+#include "sim/model/cache/cache.h"
 
 typedef struct fifo_state {
     uint64_t clock;

@@ -2,8 +2,8 @@
  * lru.c - least recently used: the hooks over the inline operations of
  * lru.h (a doubly linked recency list per set).
  */
-#include "sim/model/cache.h"
-#include "sim/model/policy/lru.h"
+#include "sim/model/cache/cache.h"
+#include "sim/model/cache/lru.h"
 
 #include <stdint.h>
 

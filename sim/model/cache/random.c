@@ -2,7 +2,7 @@
  * random.c - random replacement from a seeded xorshift generator, so runs
  * are reproducible.
  */
-#include "sim/model/cache.h"
+#include "sim/model/cache/cache.h"
 
 typedef struct rnd_state {
     uint64_t x;

@@ -1,9 +1,9 @@
 /*
  * policy.c - the registry of replacement policies.  A new policy is one
- * file in policy/ and one line here; its name must be one of the config's
+ * file in sim/model/cache/ and one line here; its name must be one of the config's
  * replacement values (sim/config/schema.c).
  */
-#include "sim/model/cache.h"
+#include "sim/model/cache/cache.h"
 
 #include <string.h>
 

@@ -2,7 +2,7 @@
  * plru.c - tree pseudo-LRU: ways-1 direction bits per set (ways a power of
  * two; other counts fall back to the nearest tree over the valid ways).
  */
-#include "sim/model/cache.h"
+#include "sim/model/cache/cache.h"
 
 #include <stdint.h>
 

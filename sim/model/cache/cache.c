@@ -1,8 +1,8 @@
 /*
  * cache.c - see cache.h.
  */
-#include "sim/model/cache.h"
-#include "sim/model/policy/lru.h"
+#include "sim/model/cache/cache.h"
+#include "sim/model/cache/lru.h"
 
 #include <stdlib.h>
 #include <string.h>
