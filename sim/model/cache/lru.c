@@ -1,39 +1,46 @@
 /*
- * lru.c - least recently used: the hooks over the inline operations of
- * lru.h (a doubly linked recency list per set).
+ * lru.c - least recently used: the victim is the way whose line was hit
+ * or filled longest ago.  Each way keeps the time of its last use, a
+ * count of the set's hits and fills; the victim is the way of the oldest.
+ *
+ * This file is the specification of LRU.  A cache whose policy is
+ * mg_repl_lru does not call these hooks: the fast paths (fast.h) keep
+ * the same order in a word or a recency list per set, with the same
+ * victims (tests/unit/test_cache.c replays these hooks beside them).
  */
 #include "sim/model/cache/cache.h"
-#include "sim/model/cache/lru.h"
 
-#include <stdint.h>
+typedef struct lru_state {
+    uint64_t clock;           /* uses so far */
+    uint64_t used[];          /* per way of each set: the clock at its last use */
+} lru_state;
 
 static uint64_t lru_bytes(uint32_t sets, uint32_t ways)
 {
-    return (uint64_t)sets * (2u + 2u * ways) * sizeof(mg_lru_link);
+    return sizeof(lru_state) + (uint64_t)sets * ways * sizeof(uint64_t);
 }
 
-static void lru_init(void *st, uint32_t sets, uint32_t ways, uint64_t seed)
+/* A hit or a fill: way is now the most recently used. */
+static void lru_use(void *st, uint32_t set, uint32_t way, uint32_t ways)
 {
-    (void)seed;
-    for (uint32_t s = 0; s < sets; s++) {
-        mg_lru_link *b = mg_lru_set(st, s, ways), *prev = b + 2, *next = b + 2 + ways;
-        b[0] = 0;                         /* head */
-        b[1] = (mg_lru_link)(ways - 1);   /* tail */
-        for (uint32_t w = 0; w < ways; w++) {
-            prev[w] = w ? (mg_lru_link)(w - 1) : MG_LRU_NONE;
-            next[w] = w + 1 < ways ? (mg_lru_link)(w + 1) : MG_LRU_NONE;
-        }
-    }
+    lru_state *s = st;
+    s->used[(uint64_t)set * ways + way] = ++s->clock;
 }
 
-static void lru_touch(void *st, uint32_t set, uint32_t way, uint32_t ways)
-{
-    mg_lru_touch(st, set, way, ways);
-}
-
+/* The least recently used way (the uses are distinct: no ties). */
 static uint32_t lru_victim(void *st, uint32_t set, uint32_t ways)
 {
-    return mg_lru_victim(st, set, ways);
+    const uint64_t *u = ((lru_state *)st)->used + (uint64_t)set * ways;
+    uint32_t v = 0;
+    for (uint32_t w = 1; w < ways; w++)
+        if (u[w] < u[v]) v = w;
+    return v;
 }
 
-const mg_repl_policy mg_repl_lru = {"lru", lru_bytes, lru_init, lru_touch, lru_touch, lru_victim};
+const mg_repl_policy mg_repl_lru = {
+    .name = "lru",
+    .state_bytes = lru_bytes,
+    .touch = lru_use,
+    .fill = lru_use,
+    .victim = lru_victim,
+};

@@ -18,11 +18,6 @@ static uint64_t plru_bytes(uint32_t sets, uint32_t ways)
     return (uint64_t)sets * tree_ways(ways);
 }
 
-static void plru_init(void *st, uint32_t sets, uint32_t ways, uint64_t seed)
-{
-    (void)st; (void)sets; (void)ways; (void)seed;
-}
-
 /* Point every node on way's path away from it. */
 static void plru_touch(void *st, uint32_t set, uint32_t way, uint32_t ways)
 {
@@ -49,5 +44,10 @@ static uint32_t plru_victim(void *st, uint32_t set, uint32_t ways)
     return lo < ways ? lo : ways - 1;
 }
 
-const mg_repl_policy mg_repl_plru = {"plru", plru_bytes, plru_init, plru_touch, plru_touch,
-                                     plru_victim};
+const mg_repl_policy mg_repl_plru = {
+    .name = "plru",
+    .state_bytes = plru_bytes,
+    .touch = plru_touch,
+    .fill = plru_touch,
+    .victim = plru_victim,
+};

@@ -1,17 +1,14 @@
 /*
- * policy.c - the registry of replacement policies.  A new policy is one
- * file in sim/model/cache/ and one line here; its name must be one of the config's
- * replacement values (sim/config/schema.c).
+ * policy.c - the registry of replacement policies: those of
+ * policy_list.h, by name.
  */
 #include "sim/model/cache/cache.h"
 
 #include <string.h>
 
-extern const mg_repl_policy mg_repl_lru, mg_repl_fifo, mg_repl_random, mg_repl_plru;
-
-static const mg_repl_policy *const policies[] = {
-    &mg_repl_lru, &mg_repl_fifo, &mg_repl_random, &mg_repl_plru, NULL,
-};
+#define MG_REPL_ENTRY(p) &mg_repl_##p,
+static const mg_repl_policy *const policies[] = {MG_REPL_POLICIES(MG_REPL_ENTRY) NULL};
+#undef MG_REPL_ENTRY
 
 const mg_repl_policy *mg_repl_find(const char *name)
 {
