@@ -6,6 +6,7 @@
  * Rows with a `when` condition must come after the key they test.
  */
 #include "sim/config/schema.h"
+#include "sim/model/cache/policy_list.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -16,7 +17,9 @@ const char *const mg_scheduler_names[] = {"oldest", "round_robin", NULL};
 const char *const mg_reg_model_names[] = {"shared_pool", "dedicated", NULL};
 const char *const mg_buffer_path_names[] = {"l2", "l1", NULL};
 const char *const mg_local_kind_names[] = {"onchip", "system", NULL};
-const char *const mg_replacement_names[] = {"lru", "fifo", "random", "plru", NULL};
+#define MG_REPL_NAME(p) #p,
+const char *const mg_replacement_names[] = {MG_REPL_POLICIES(MG_REPL_NAME) NULL};
+#undef MG_REPL_NAME
 const char *const mg_source_kind_names[] = {"default", "measured", "vendor", "driver",
                                             "aggregator", "inferred", "fitted", "default",
                                             NULL};

@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "sim/model/cache.h"
+#include "sim/model/cache/cache.h"
 #include "sim/model/model.h"
 
 /* A resource that serves requests one after another at a fixed rate: the

@@ -2,7 +2,7 @@
  * random.c - random replacement from a seeded xorshift generator, so runs
  * are reproducible.
  */
-#include "sim/model/cache.h"
+#include "sim/model/cache/cache.h"
 
 typedef struct rnd_state {
     uint64_t x;
@@ -20,11 +20,6 @@ static void rnd_init(void *st, uint32_t sets, uint32_t ways, uint64_t seed)
     ((rnd_state *)st)->x = seed * 2654435761u + 0x9e3779b97f4a7c15ull;
 }
 
-static void rnd_none(void *st, uint32_t set, uint32_t way, uint32_t ways)
-{
-    (void)st; (void)set; (void)way; (void)ways;
-}
-
 static uint32_t rnd_victim(void *st, uint32_t set, uint32_t ways)
 {
     rnd_state *s = st;
@@ -35,5 +30,9 @@ static uint32_t rnd_victim(void *st, uint32_t set, uint32_t ways)
     return (uint32_t)(s->x % ways);
 }
 
-const mg_repl_policy mg_repl_random = {"random", rnd_bytes, rnd_init, rnd_none, rnd_none,
-                                       rnd_victim};
+const mg_repl_policy mg_repl_random = {
+    .name = "random",
+    .state_bytes = rnd_bytes,
+    .init = rnd_init,
+    .victim = rnd_victim,
+};

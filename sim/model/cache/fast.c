@@ -1,11 +1,13 @@
 /*
- * cache.c - see cache.h.
+ * fast.c - the cache's fast paths, out of line: their structures, an LRU
+ * cache's accesses that are not inline, and the batched loops, one per
+ * shipped geometry.  They behave exactly like the reference (cache.c with
+ * the policy's hooks): fast.h states the promise and the tests that hold
+ * it.
  */
-#include "sim/model/cache.h"
-#include "sim/model/policy/lru.h"
+#include "sim/model/cache/cache.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 const uint8_t mg_cache_fp_sel[16][16] = {
 #define ROW(j) {[j] = 0xff}
@@ -14,108 +16,61 @@ const uint8_t mg_cache_fp_sel[16][16] = {
 #undef ROW
 };
 
-int mg_cache_init(mg_cache *c, uint32_t sets, uint32_t ways, const mg_repl_policy *pol,
-                  uint64_t seed)
+/* The index of a cache of n slots: about two buckets a slot (chains of
+ * about one slot), a power of two. */
+static int index_init(mg_cache *c, size_t n)
 {
-    memset(c, 0, sizeof *c);
-    c->sets = sets ? sets : 1;
-    c->ways = ways ? ways : 1;
-    while (c->set_bits < 31 && c->sets % (2ull << c->set_bits) == 0) c->set_bits++;
-    c->set_mask = (1u << c->set_bits) - 1;
-    c->slices = c->sets >> c->set_bits;
-    c->pow2 = c->slices == 1;
-    c->hash_shift = c->set_bits ? 64 - c->set_bits : 63;
-    c->pol = pol;
-    c->lru = pol == &mg_repl_lru && c->ways <= 65536;
+    size_t buckets = 16;
+    int bits = 4;
+    while (buckets < 2 * n) {
+        buckets *= 2;
+        bits++;
+    }
+    c->index = calloc(buckets, sizeof *c->index);
+    c->index_shift = 64 - bits;
+    return c->index ? 0 : -1;
+}
+
+/* (fast.h) LRU keeps an order word per set, or a recency list; 8 to 64
+ * ways keep a filter, more an index (unless the cache is too large);
+ * the index and the lists need links. */
+int mg_cache_fast_init(mg_cache *c)
+{
     size_t n = (size_t)c->sets * c->ways;
-    c->slot = calloc(n, sizeof *c->slot);
-    c->fill = calloc(c->sets, sizeof *c->fill);
-    int ok = c->slot && c->fill;
+    int ok = 1;
     if (c->lru && c->ways <= MG_CACHE_ORD_WAYS) {
         c->ord = malloc((size_t)c->sets * sizeof *c->ord);
-        ok = ok && c->ord;
+        ok = c->ord != NULL;
         for (uint32_t i = 0; ok && i < c->sets; i++) c->ord[i] = MG_CACHE_ORD_INIT;
     } else if (c->lru) {
         c->head = calloc(c->sets, sizeof *c->head);
-        ok = ok && c->head;
-    } else {
-        uint64_t sb = pol->state_bytes(c->sets, c->ways);
-        c->pstate = calloc(1, sb ? sb : 1);
-        ok = ok && c->pstate;
+        ok = c->head != NULL;
     }
     if (ok && c->ways >= MG_CACHE_INDEX_WAYS && c->ways <= MG_CACHE_FP_MAX_WAYS) {
         c->fpw = (c->ways + MG_CACHE_FP_GROUP - 1) / MG_CACHE_FP_GROUP * MG_CACHE_FP_GROUP;
         c->fp = calloc((size_t)c->sets * c->fpw, 1);
         ok = c->fp != NULL;
     } else if (ok && c->ways >= MG_CACHE_INDEX_WAYS && n < MG_CACHE_INDEX_MAX_SLOTS) {
-        size_t buckets = 16;
-        int bits = 4;
-        while (buckets < 2 * n) {           /* chains of about one slot */
-            buckets *= 2;
-            bits++;
-        }
-        c->index = calloc(buckets, sizeof *c->index);
-        c->index_shift = 64 - bits;
-        ok = c->index != NULL;
+        ok = index_init(c, n) == 0;
     }
     if (ok && (c->index || c->head)) {      /* chains, recency lists */
         c->link = calloc(n, sizeof *c->link);
         ok = c->link != NULL;
     }
-    if (!ok) {
-        mg_cache_free(c);
-        return -1;
-    }
-    if (c->pstate) pol->init(c->pstate, c->sets, c->ways, seed);
-    return 0;
+    return ok ? 0 : -1;
 }
 
-void mg_cache_free(mg_cache *c)
+/* (fast.h) */
+void mg_cache_index_remove(mg_cache *c, uint64_t id, uint32_t s)
 {
-    free(c->slot);
-    free(c->link);
-    free(c->fill);
-    free(c->head);
-    free(c->ord);
-    free(c->index);
-    free(c->fp);
-    free(c->pstate);
-    c->slot = NULL;
-    c->link = NULL;
-    c->fill = NULL;
-    c->head = NULL;
-    c->ord = NULL;
-    c->index = NULL;
-    c->fp = NULL;
-    c->pstate = NULL;
-}
-
-/* ---- the index: a chained hash table over the slots ------------------------- */
-
-static inline uint32_t *bucket(const mg_cache *c, uint64_t id)
-{
-    return &c->index[(id * 0xff51afd7ed558ccdull) >> c->index_shift];
-}
-
-/* Unlink slot s (holding id) from its bucket's chain. */
-static void index_remove(mg_cache *c, uint64_t id, uint32_t s)
-{
-    uint32_t *link = bucket(c, id);
+    uint32_t *link = mg_cache_bucket(c, id);
     while (*link != s + 1) link = &c->link[*link - 1].chain;
     *link = c->link[s].chain;
 }
 
-/* Put slot s (now holding id) at the head of its bucket's chain. */
-static inline void index_insert(mg_cache *c, uint64_t id, uint32_t s)
-{
-    uint32_t *head = bucket(c, id);
-    c->link[s].chain = *head;
-    *head = s + 1;
-}
+/* ---- an LRU cache's accesses, one at a time ------------------------------- */
 
-/* ---- LRU ------------------------------------------------------------------------ */
-
-/* (cache.h) The way mg_cache_lru_way() picks (an indexed cache has over
+/* (fast.h) The way mg_cache_lru_way() picks (an indexed cache has over
  * MG_CACHE_FP_MAX_WAYS ways: recency lists), unlinked from its old line's
  * chain, now holds id at the head of *b's chain. */
 int mg_cache_lru_miss(mg_cache *c, uint32_t set, uint64_t id, uint32_t *b)
@@ -123,24 +78,12 @@ int mg_cache_lru_miss(mg_cache *c, uint32_t set, uint64_t id, uint32_t *b)
     size_t base = (size_t)set * c->ways;
     int full = c->fill[set] == c->ways;
     uint32_t w = mg_cache_lru_way(c->ways, &c->fill[set], c->link + base, &c->head[set]);
-    if (full) index_remove(c, c->slot[base + w].tag, (uint32_t)(base + w));
+    if (full) mg_cache_index_remove(c, c->slot[base + w].tag, (uint32_t)(base + w));
     c->slot[base + w].tag = id;
     c->link[base + w].chain = *b;  /* the head of id's bucket (after the removal) */
     *b = (uint32_t)(base + w + 1);
     c->misses++;
     return 0;
-}
-
-/* ---- other policies, and scanned sets ------------------------------------------ */
-
-/* A miss in set `set` of a cache whose policy keeps its state through the
- * hooks (not LRU): the way to fill (the first invalid one, else the
- * policy's victim), filled in the policy's state. */
-static inline uint32_t fill_way(mg_cache *c, uint32_t set)
-{
-    uint32_t w = c->fill[set] < c->ways ? c->fill[set]++ : c->pol->victim(c->pstate, set, c->ways);
-    c->pol->fill(c->pstate, set, w, c->ways);
-    return w;
 }
 
 /* One access of a scanned LRU cache (under MG_CACHE_INDEX_WAYS ways: no
@@ -149,8 +92,8 @@ static inline uint32_t fill_way(mg_cache *c, uint32_t set)
  * counts): a hit becomes the most recent way, a miss fills
  * mg_cache_ord_way()'s.  The most recent way, where most of a small L1's
  * hits are, is tried first (a hit there changes nothing).  The one copy
- * of this case, for mg_cache_access_any() and the batched loop of
- * mg_cache_access_all().  Returns 1 on a hit. */
+ * of this case, for mg_cache_lru_scan() and the batched loop of
+ * mg_cache_lru_access_all().  Returns 1 on a hit. */
 __attribute__((always_inline))
 static inline int lru_scan_one(mg_cache *c, uint32_t ways, uint64_t id)
 {
@@ -189,76 +132,27 @@ static int lru_list_scan_one(mg_cache *c, uint64_t id)
 }
 
 /* A scanned LRU cache's access, as lru_scan_one(), whichever way it keeps
- * its order. */
+ * its order; counting nothing. */
 static int lru_scan_any(mg_cache *c, uint64_t id)
 {
     return c->ord ? lru_scan_one(c, c->ways, id) : lru_list_scan_one(c, id);
 }
 
-/* (cache.h) What mg_cache_access() does not inline: every policy but LRU
- * (filtered, indexed or scanned), and LRU caches with neither a filter nor
- * an index (scanned). */
-int mg_cache_access_any(mg_cache *c, uint64_t id)
+/* (fast.h) */
+int mg_cache_lru_scan(mg_cache *c, uint64_t id)
 {
-    uint32_t set = mg_cache_set(c, id);
-    size_t base = (size_t)set * c->ways;
-    mg_cache_slot *t = c->slot + base;
-    if (c->fp) {
-        uint8_t *f = c->fp + (size_t)set * c->fpw;
-        uint64_t pat = mg_cache_fp(id);
-        uint32_t w = mg_cache_fp_find(f, t, c->fill[set], c->fpw, c->ways, pat, id);
-        if (w < c->ways) {
-            c->pol->touch(c->pstate, set, w, c->ways);
-            c->hits++;
-            return 1;
-        }
-        w = fill_way(c, set);
-        t[w].tag = id;
-        mg_cache_fp_set(f, w, pat);
-        c->misses++;
-        return 0;
-    }
-    if (c->index) {
-        uint32_t e = *bucket(c, id);
-        while (e && c->slot[e - 1].tag != id) e = c->link[e - 1].chain;
-        if (e) {
-            c->pol->touch(c->pstate, set, (uint32_t)(e - 1 - base), c->ways);
-            c->hits++;
-            return 1;
-        }
-        int full = c->fill[set] == c->ways;
-        uint32_t w = fill_way(c, set);
-        if (full) index_remove(c, t[w].tag, (uint32_t)(base + w));
-        t[w].tag = id;
-        index_insert(c, id, (uint32_t)(base + w));
-        c->misses++;
-        return 0;
-    }
-    if (c->lru) {                                 /* scanned LRU */
-        int hit = lru_scan_any(c, id);
-        if (hit) c->hits++;
-        else c->misses++;
-        return hit;
-    }
-    uint32_t n = c->fill[set];
-    for (uint32_t w = 0; w < n; w++) {
-        if (t[w].tag == id) {
-            c->pol->touch(c->pstate, set, w, c->ways);
-            c->hits++;
-            return 1;
-        }
-    }
-    uint32_t w = fill_way(c, set);
-    t[w].tag = id;
-    c->misses++;
-    return 0;
+    int hit = lru_scan_any(c, id);
+    if (hit) c->hits++;
+    else c->misses++;
+    return hit;
 }
 
-/* ---- batches: mg_cache_access_all() ------------------------------------------- */
+/* ---- an LRU cache's batches: mg_cache_lru_access_all() -------------------- */
 
-/* One access of an indexed LRU cache to id in `set`, as mg_cache_access()
- * but counting nothing (the caller counts); the state passed unpacked, so
- * that a loop keeps it in registers.  Returns 1 on a hit. */
+/* One access of an indexed LRU cache to id in `set`, as
+ * mg_cache_lru_access() but counting nothing (the caller counts); the
+ * state passed unpacked, so that a loop keeps it in registers.  Returns 1
+ * on a hit. */
 __attribute__((always_inline))
 static inline int lru_index_one(mg_cache *c, mg_cache_slot *slot, mg_cache_link *link,
                                 uint32_t *index, int shift, uint16_t *head, uint32_t ways,
@@ -289,10 +183,10 @@ static inline int lru_index_one(mg_cache *c, mg_cache_slot *slot, mg_cache_link 
     return 0;
 }
 
-/* mg_cache_access_all() of an indexed LRU cache, counting nothing.  A
- * first pass only prefetches: each id's bucket and the slot it leads to
- * (a hint: the lookups below may change the chains), so the lookups'
- * loads overlap instead of waiting one after another. */
+/* The batch of an indexed LRU cache, counting nothing.  A first pass only
+ * prefetches: each id's bucket and the slot it leads to (a hint: the
+ * lookups below may change the chains), so the lookups' loads overlap
+ * instead of waiting one after another. */
 static uint32_t index_lru_all(mg_cache *c, const uint64_t *ids, uint32_t n, uint32_t *miss)
 {
     mg_cache_slot *slot = c->slot;
@@ -311,11 +205,10 @@ static uint32_t index_lru_all(mg_cache *c, const uint64_t *ids, uint32_t n, uint
     return nm;
 }
 
-/* mg_cache_access_all() of a filtered LRU cache of one set kept in a
- * recency list, counting nothing.  ways and fpw are the cache's
- * (constants where the caller passes them: a copy of the loop for the
- * usual geometry); the set's fill and head live in registers through the
- * loop. */
+/* The batch of a filtered LRU cache of one set kept in a recency list,
+ * counting nothing.  ways and fpw are the cache's (constants where the
+ * caller passes them: a copy of the loop for the usual geometry); the
+ * set's fill and head live in registers through the loop. */
 __attribute__((always_inline))
 static inline uint32_t fp_list_one_set(mg_cache *c, const uint64_t *ids, uint32_t n,
                                        uint32_t *miss, uint32_t ways, uint32_t fpw)
@@ -332,8 +225,8 @@ static inline uint32_t fp_list_one_set(mg_cache *c, const uint64_t *ids, uint32_
     return nm;
 }
 
-/* mg_cache_access_all() of a filtered LRU cache of several sets kept in
- * recency lists, counting nothing. */
+/* The batch of a filtered LRU cache of several sets kept in recency
+ * lists, counting nothing. */
 static uint32_t fp_list_sets(mg_cache *c, const uint64_t *ids, uint32_t n, uint32_t *miss)
 {
     uint32_t ways = c->ways, fpw = c->fpw, nm = 0;
@@ -347,9 +240,9 @@ static uint32_t fp_list_sets(mg_cache *c, const uint64_t *ids, uint32_t n, uint3
     return nm;
 }
 
-/* mg_cache_access_all() of a filtered LRU cache kept in order (c->ord),
- * counting nothing; ways and fpw as fp_list_one_set()'s, pow2 the
- * cache's (a constant where the caller passes one). */
+/* The batch of a filtered LRU cache kept in order (c->ord), counting
+ * nothing; ways and fpw as fp_list_one_set()'s, pow2 the cache's (a
+ * constant where the caller passes one). */
 __attribute__((always_inline))
 static inline uint32_t fp_ord_sets(mg_cache *c, const uint64_t *ids, uint32_t n,
                                    uint32_t *miss, uint32_t ways, uint32_t fpw, int pow2)
@@ -370,16 +263,11 @@ static inline uint32_t fp_ord_sets(mg_cache *c, const uint64_t *ids, uint32_t n,
     return nm;
 }
 
-uint32_t mg_cache_access_all(mg_cache *c, const uint64_t *ids, uint32_t n, uint32_t *miss)
+/* (fast.h) The shipped configs' geometries (a 32-way texture L1 of one
+ * set, 16-way L2s of 2^a sets, 4-way L1s) get loops of their own. */
+uint32_t mg_cache_lru_access_all(mg_cache *c, const uint64_t *ids, uint32_t n, uint32_t *miss)
 {
     uint32_t nm = 0;
-    if (!c->lru) {
-        for (uint32_t i = 0; i < n; i++)
-            if (!mg_cache_access_any(c, ids[i])) miss[nm++] = i;
-        return nm;                                /* (counted) */
-    }
-    /* LRU: the shipped configs' geometries (a 32-way texture L1 of one
-     * set, 16-way L2s of 2^a sets, 4-way L1s) get loops of their own */
     if (c->fp && c->ord)
         nm = c->ways == 16 && c->pow2 ? fp_ord_sets(c, ids, n, miss, 16, 16, 1)
                                       : fp_ord_sets(c, ids, n, miss, c->ways, c->fpw, c->pow2);

@@ -1,7 +1,8 @@
 /*
- * fifo.c - first in, first out: a fill timestamp per way; hits do nothing.
+ * fifo.c - first in, first out: the victim is the way filled longest ago;
+ * hits change nothing.  A fill timestamp per way.
  */
-#include "sim/model/cache.h"
+#include "sim/model/cache/cache.h"
 
 typedef struct fifo_state {
     uint64_t clock;
@@ -11,16 +12,6 @@ typedef struct fifo_state {
 static uint64_t fifo_bytes(uint32_t sets, uint32_t ways)
 {
     return sizeof(fifo_state) + (uint64_t)sets * ways * sizeof(uint64_t);
-}
-
-static void fifo_init(void *st, uint32_t sets, uint32_t ways, uint64_t seed)
-{
-    (void)st; (void)sets; (void)ways; (void)seed;
-}
-
-static void fifo_touch(void *st, uint32_t set, uint32_t way, uint32_t ways)
-{
-    (void)st; (void)set; (void)way; (void)ways;
 }
 
 static void fifo_fill(void *st, uint32_t set, uint32_t way, uint32_t ways)
@@ -39,5 +30,9 @@ static uint32_t fifo_victim(void *st, uint32_t set, uint32_t ways)
     return v;
 }
 
-const mg_repl_policy mg_repl_fifo = {"fifo", fifo_bytes, fifo_init, fifo_touch, fifo_fill,
-                                     fifo_victim};
+const mg_repl_policy mg_repl_fifo = {
+    .name = "fifo",
+    .state_bytes = fifo_bytes,
+    .fill = fifo_fill,
+    .victim = fifo_victim,
+};

@@ -2,7 +2,7 @@
  * plru.c - tree pseudo-LRU: ways-1 direction bits per set (ways a power of
  * two; other counts fall back to the nearest tree over the valid ways).
  */
-#include "sim/model/cache.h"
+#include "sim/model/cache/cache.h"
 
 #include <stdint.h>
 
@@ -16,11 +16,6 @@ static uint32_t tree_ways(uint32_t ways)
 static uint64_t plru_bytes(uint32_t sets, uint32_t ways)
 {
     return (uint64_t)sets * tree_ways(ways);
-}
-
-static void plru_init(void *st, uint32_t sets, uint32_t ways, uint64_t seed)
-{
-    (void)st; (void)sets; (void)ways; (void)seed;
 }
 
 /* Point every node on way's path away from it. */
@@ -49,5 +44,10 @@ static uint32_t plru_victim(void *st, uint32_t set, uint32_t ways)
     return lo < ways ? lo : ways - 1;
 }
 
-const mg_repl_policy mg_repl_plru = {"plru", plru_bytes, plru_init, plru_touch, plru_touch,
-                                     plru_victim};
+const mg_repl_policy mg_repl_plru = {
+    .name = "plru",
+    .state_bytes = plru_bytes,
+    .touch = plru_touch,
+    .fill = plru_touch,
+    .victim = plru_victim,
+};

@@ -1,16 +1,20 @@
 /*
- * cache.h - a set-associative cache with a pluggable replacement policy
- * (internal to sim/model).
+ * fast.h - the cache's fast paths, inline (internal to sim/model/cache;
+ * cache.h includes it after struct mg_cache: include cache.h, not this).
  *
- * Tags are opaque 64-bit line ids (the memory path turns buffer addresses
- * and 2D texel tiles into ids).  The replacement policy is a struct of
- * hooks, one file per policy in policy/, found by name in policy.c; the
- * cache itself only keeps tags and which ways are valid.
+ * THE PROMISE: everything here and in fast.c behaves exactly like the
+ * reference, cache.c's access through the policy's hooks (lru.c for LRU):
+ * the same hits and misses, the same victims, so the same lines in the
+ * same ways, the same hits and misses counted, in the same order.  The
+ * cache unit suite is that promise: tests/unit/test_cache.c's
+ * test_same_as_reference (one access at a time) and
+ * test_batches_same_as_reference (mg_cache_access_all) replay every
+ * policy, and associativities that scan, filter and index, beside a plain
+ * cache of valid bits scanning its sets.  A change here that changes a
+ * hit or a victim is a bug, however fast.
  *
- * Lines are never invalidated, and a miss fills the first invalid way of
- * its set, so the valid ways of a set are always ways 0 .. fill-1: a count
- * per set stands for valid bits.  How a set is searched depends on its
- * ways; the hits, misses and victims are the same as a scan's:
+ * Lookups, whatever the policy: how a set is searched depends on its
+ * ways; the way found is the one a scan of the set's valid ways finds:
  *   - 8 to 64 ways (Adreno's texture L1: 32 ways in one set, missing on
  *     nearly every access in conv kernels; the L2s: 16 ways): a tag
  *     filter, a byte per way, a hash of its line id (mg_cache_fp),
@@ -23,149 +27,38 @@
  * The line ids are an array of their own (slot), apart from the index's
  * chains and the recency lists (link), so a lookup touches 8 bytes a way.
  *
- * LRU, the common policy, is kept by the cache itself rather than through
- * the hooks.  Sets of at most 16 ways (the L2s, small L1s) keep their ways'
- * order in a word of nibbles (mg_cache_ord_*): a hit or a miss is a few
- * register operations without a branch.  Larger sets keep a circular
- * recency list over the valid ways, most recent at the set's head, so the
- * least recent is the head's previous: a miss in a full set evicts that
- * way and makes it the head, which in a circular list is only moving the
- * head back one; a hit unlinks its way and puts it before the head.
- * Either way the victims are LRU's (policy/lru.h): the same as through its
- * hooks (tests/unit/test_cache.c checks it).
+ * LRU is kept by the cache itself rather than through lru.c's hooks.  Sets
+ * of at most 16 ways (the L2s, small L1s) keep their ways' order in a word
+ * of nibbles (mg_cache_ord_*): a hit or a miss is a few register
+ * operations without a branch.  Larger sets keep a circular recency list
+ * over the valid ways, most recent at the set's head, so the least recent
+ * is the head's previous: a miss in a full set evicts that way and makes
+ * it the head, which in a circular list is only moving the head back one;
+ * a hit unlinks its way and puts it before the head.  A warp instruction's
+ * lines go through an LRU cache in one call (mg_cache_lru_access_all),
+ * with a loop of its own for each shipped geometry (fast.c).
  */
-#ifndef MG_CACHE_H
-#define MG_CACHE_H
+#ifndef MG_CACHE_FAST_H
+#define MG_CACHE_FAST_H
 
+#ifndef MG_CACHE_H
+#error "include sim/model/cache/cache.h, which includes this header"
+#endif
+
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 
-typedef struct mg_cache mg_cache;
+/* Allocate the structures c's ways and policy call for (c's geometry,
+ * slot, fill and policy set, c->lru decided): the LRU order words or
+ * recency lists, the tag filter or the index, and the links.  Returns 0,
+ * or -1 when memory is short (the caller frees c). */
+int mg_cache_fast_init(mg_cache *c);
 
-/* Replacement policy hooks.  `state` is per-cache policy state sized by
- * state_bytes(sets, ways); hooks get the set index and way. */
-typedef struct mg_repl_policy {
-    const char *name;
-    uint64_t (*state_bytes)(uint32_t sets, uint32_t ways);
-    void (*init)(void *state, uint32_t sets, uint32_t ways, uint64_t seed);
-    void (*touch)(void *state, uint32_t set, uint32_t way, uint32_t ways);   /* hit */
-    void (*fill)(void *state, uint32_t set, uint32_t way, uint32_t ways);    /* new line */
-    uint32_t (*victim)(void *state, uint32_t set, uint32_t ways);            /* all valid */
-} mg_repl_policy;
-
-/* The policy registry (policy.c): lookup by name ("lru", "fifo", ...). */
-const mg_repl_policy *mg_repl_find(const char *name);
-
-/* Ways from which a cache keeps a tag filter (up to MG_CACHE_FP_MAX_WAYS
- * ways) or an index (more) instead of scanning its sets; LRU sets of up to
- * MG_CACHE_ORD_WAYS ways keep their order in a word. */
-#define MG_CACHE_INDEX_WAYS 8
-#define MG_CACHE_FP_MAX_WAYS 64
-#define MG_CACHE_ORD_WAYS 16
-
-/* Caches of this many slots (sets x ways) or more keep no index: they scan
- * (a test build may lower it, -DMG_CACHE_INDEX_MAX_SLOTS=1, to check that
- * path). */
-#ifndef MG_CACHE_INDEX_MAX_SLOTS
-#define MG_CACHE_INDEX_MAX_SLOTS ((size_t)1 << 30)
-#endif
-
-/* One way of one set: its line. */
-typedef struct mg_cache_slot {
-    uint64_t tag;
-} mg_cache_slot;
-
-/* One way of one set, as the index and the recency lists see it: the
- * next slot + 1 in its index bucket's chain (0: none), and (LRU lists)
- * its neighbours in the set's recency list. */
-typedef struct mg_cache_link {
-    uint32_t chain;
-    uint16_t prev, next;      /* ways of the same set, circular */
-} mg_cache_link;
-
-struct mg_cache {
-    uint32_t sets, ways;
-    int      set_bits;        /* a: sets = 2^a x slices, slices odd (mg_cache_set) */
-    uint32_t set_mask;        /* 2^a - 1 */
-    uint32_t slices;          /* the odd factor m of sets */
-    int      pow2;            /* sets is a power of two (1 included): slices = 1 */
-    int      hash_shift;      /* 64 - a (63 for a = 0: the mask drops it) */
-    mg_cache_slot *slot;      /* sets x ways */
-    mg_cache_link *link;      /* sets x ways, for the index and the recency lists;
-                                 NULL: neither */
-    uint32_t *fill;           /* per set: valid ways (ways 0 .. fill-1) */
-    uint8_t  *fp;             /* tag filter: sets x fpw bytes, way w's line's
-                                 mg_cache_fp (w < fill); NULL: none */
-    uint32_t fpw;             /* ways rounded up to a multiple of MG_CACHE_FP_GROUP */
-    uint64_t *ord;            /* LRU of at most MG_CACHE_ORD_WAYS ways: per set, its
-                                 ways in recency order (mg_cache_ord_front); NULL:
-                                 recency lists (head, links' prev and next) */
-    uint16_t *head;           /* LRU lists: per set, its most recent way */
-    uint32_t *index;          /* per bucket: first slot + 1 of its chain, 0 = none;
-                                 NULL: no index */
-    int      index_shift;     /* 64 - log2(buckets) */
-    const mg_repl_policy *pol;
-    int      lru;             /* pol is mg_repl_lru: ord or the recency lists */
-    void     *pstate;         /* other policies' state */
-    uint64_t hits, misses;
-};
-
-/* Returns 0, or -1 when memory is short. */
-int  mg_cache_init(mg_cache *c, uint32_t sets, uint32_t ways, const mg_repl_policy *pol,
-                   uint64_t seed);
-void mg_cache_free(mg_cache *c);
-
-/* The set of a line id, as hardware indexes sets by an address's low
- * bits XOR-folded with its higher (tag) bits.  With S = 2^a x m sets (m
- * odd), a line's block is id >> a; the set is slice x 2^a + the id's low
- * a bits XOR the top a bits of block x 0x9e3779b97f4a7c15, where slice =
- * block mod m (m = 1, a power of two: slice 0; m > 1 spreads blocks over
- * m slices as GPUs spread lines over memory partitions).  For any fixed
- * block its 2^a lines map one to one onto a slice's sets, and consecutive
- * blocks take the slices in turn, so any S x k consecutive line ids from
- * a multiple of 2^a (a contiguous buffer's lines, a row-major image's
- * tiles: objects start at line 0 of their id space) fill every set k
- * times: a contiguous footprint of the cache's size fits exactly, as in a
- * real cache, while the hash keeps power-of-two strides (and separate
- * objects, whose ids differ in their top bits) from piling onto a few
- * sets.  mg_cache_set_low() is the part within a slice, the cache's
- * fields passed unpacked (a loop keeps them in registers). */
-static inline uint32_t mg_cache_set_low(uint64_t id, int set_bits, int hash_shift,
-                                        uint32_t set_mask)
-{
-    return (uint32_t)(id ^ (((id >> set_bits) * 0x9e3779b97f4a7c15ull) >> hash_shift)) & set_mask;
-}
-
-static inline uint32_t mg_cache_set(const mg_cache *c, uint64_t id)
-{
-    uint32_t in = mg_cache_set_low(id, c->set_bits, c->hash_shift, c->set_mask);
-    if (c->pow2) return in;
-    return (uint32_t)((id >> c->set_bits) % c->slices) << c->set_bits | in;
-}
-
-/* The line id held by `way` of `set` (meaningful for way < fill[set]). */
-static inline uint64_t mg_cache_tag(const mg_cache *c, uint32_t set, uint32_t way)
-{
-    return c->slot[(uint64_t)set * c->ways + way].tag;
-}
-
-/* Any cache but a filtered or indexed LRU one (cache.c; mg_cache_access()
- * calls it for those). */
-int mg_cache_access_any(mg_cache *c, uint64_t id);
-
-/* An indexed LRU cache's access (cache.c): the out-of-line part, a miss
- * of id in `set`, whose index bucket is *b.  Counts the miss; returns 0. */
-int mg_cache_lru_miss(mg_cache *c, uint32_t set, uint64_t id, uint32_t *b);
-
-/* Look up ids[0 .. n) in order, exactly as n calls of mg_cache_access()
- * (below) would; the indices of the ids that missed go to miss[]
- * (ascending).  Returns the number of misses.  One call per warp
- * instruction's lines: a filtered or indexed LRU cache's loop keeps its
- * state in registers. */
-uint32_t mg_cache_access_all(mg_cache *c, const uint64_t *ids, uint32_t n, uint32_t *miss);
+/* ---- the tag filter ------------------------------------------------------ */
 
 /* The tag filter's byte of line id, repeated in the 8 bytes of a word: a
  * hash of id independent of its set (mg_cache_set's hash takes the top
@@ -238,7 +131,7 @@ static inline uint32_t mg_cache_fp_find(const uint8_t *f, const mg_cache_slot *s
     return ways;
 }
 
-/* Row j: byte j 0xff, the others 0 (cache.c; mg_cache_fp_set()). */
+/* Row j: byte j 0xff, the others 0 (fast.c; mg_cache_fp_set()). */
 extern const uint8_t mg_cache_fp_sel[16][16];
 
 /* Set way w's filter byte to pat's, by a store of the whole group of 16
@@ -262,6 +155,53 @@ static inline void mg_cache_fp_set(uint8_t *f, uint32_t w, uint64_t pat)
     x[1] = (x[1] & ~sel[1]) | (pat & sel[1]);
     memcpy(g, x, sizeof x);
 #endif
+}
+
+/* ---- the index: a chained hash table over the slots ---------------------- */
+
+/* The index bucket of line id: the first slot + 1 of its chain. */
+static inline uint32_t *mg_cache_bucket(const mg_cache *c, uint64_t id)
+{
+    return &c->index[(id * 0xff51afd7ed558ccdull) >> c->index_shift];
+}
+
+/* Unlink slot s (holding id) from its bucket's chain (fast.c). */
+void mg_cache_index_remove(mg_cache *c, uint64_t id, uint32_t s);
+
+/* ---- lookups for any policy ---------------------------------------------- */
+
+/* The way of `set` holding line id, or c->ways when none: a scan of the
+ * set's valid ways, or the filter or the index that stand for it. */
+static inline uint32_t mg_cache_find(const mg_cache *c, uint32_t set, uint64_t id)
+{
+    size_t base = (size_t)set * c->ways;
+    if (c->fp)
+        return mg_cache_fp_find(c->fp + (size_t)set * c->fpw, c->slot + base, c->fill[set],
+                                c->fpw, c->ways, mg_cache_fp(id), id);
+    if (c->index) {
+        uint32_t e = *mg_cache_bucket(c, id);
+        while (e && c->slot[e - 1].tag != id) e = c->link[e - 1].chain;
+        return e ? (uint32_t)(e - 1 - base) : c->ways;
+    }
+    for (uint32_t w = 0; w < c->fill[set]; w++)
+        if (c->slot[base + w].tag == id) return w;
+    return c->ways;
+}
+
+/* Way w of `set` now holds line id, in its slot and in the filter or the
+ * index; `evict`: it held another line (leaving the index). */
+static inline void mg_cache_put(mg_cache *c, uint32_t set, uint32_t w, uint64_t id, int evict)
+{
+    size_t s = (size_t)set * c->ways + w;
+    if (c->index && evict) mg_cache_index_remove(c, c->slot[s].tag, (uint32_t)s);
+    c->slot[s].tag = id;
+    if (c->fp) {
+        mg_cache_fp_set(c->fp + (size_t)set * c->fpw, w, mg_cache_fp(id));
+    } else if (c->index) {
+        uint32_t *b = mg_cache_bucket(c, id);
+        c->link[s].chain = *b;
+        *b = (uint32_t)(s + 1);
+    }
 }
 
 /* ---- LRU of at most MG_CACHE_ORD_WAYS ways: the order in a word ---------- */
@@ -357,7 +297,7 @@ static inline uint32_t mg_cache_lru_way(uint32_t ways, uint32_t *fill, mg_cache_
     return w;
 }
 
-/* ---- one access of a filtered LRU set -------------------------------------- */
+/* ---- one access of a filtered LRU set ------------------------------------ */
 
 /* One access of a filtered LRU set of `ways` ways to line id, whose slots
  * are s, links l, filter bytes f, valid ways *fill and most recent way
@@ -396,13 +336,22 @@ static inline int mg_cache_fp_ord(uint32_t ways, uint32_t fpw, uint32_t *fill, m
     return 0;
 }
 
-/* Look up line `id`; on a miss, fill it (evicting per the policy).
- * Returns 1 on a hit, 0 on a miss.  Counts hits and misses.  LRU caches,
- * the memory path's usual case, are inline: a filtered one's accesses, an
- * indexed one's hits. */
-static inline int mg_cache_access(mg_cache *c, uint64_t id)
+/* ---- an LRU cache's access --------------------------------------------- */
+
+/* A scanned LRU cache's access (neither filter nor index), counted
+ * (fast.c). */
+int mg_cache_lru_scan(mg_cache *c, uint64_t id);
+
+/* An indexed LRU cache's miss of id in `set`, whose index bucket is *b
+ * (fast.c): the out-of-line part of mg_cache_lru_access().  Counts the
+ * miss; returns 0. */
+int mg_cache_lru_miss(mg_cache *c, uint32_t set, uint64_t id, uint32_t *b);
+
+/* mg_cache_access() of an LRU cache (c->lru).  Inline: a filtered cache's
+ * accesses, an indexed one's hits. */
+static inline int mg_cache_lru_access(mg_cache *c, uint64_t id)
 {
-    if (!c->lru || !(c->fp || c->index)) return mg_cache_access_any(c, id);
+    if (!(c->fp || c->index)) return mg_cache_lru_scan(c, id);
     uint32_t set = mg_cache_set(c, id);
     size_t base = (size_t)set * c->ways;
     if (c->fp) {
@@ -415,12 +364,15 @@ static inline int mg_cache_access(mg_cache *c, uint64_t id)
         else c->misses++;
         return hit;
     }
-    uint32_t *b = &c->index[(id * 0xff51afd7ed558ccdull) >> c->index_shift], e = *b;
+    uint32_t *b = mg_cache_bucket(c, id), e = *b;
     while (e && c->slot[e - 1].tag != id) e = c->link[e - 1].chain;
     if (!e) return mg_cache_lru_miss(c, set, id, b);
     c->hits++;
     mg_cache_lru_touch(c->link + base, &c->head[set], (uint32_t)(e - 1 - base));
     return 1;
 }
+
+/* mg_cache_access_all() of an LRU cache (fast.c), counted. */
+uint32_t mg_cache_lru_access_all(mg_cache *c, const uint64_t *ids, uint32_t n, uint32_t *miss);
 
 #endif
