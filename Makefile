@@ -130,7 +130,7 @@ bench: deps-ensure
 	@$(MAKE) --no-print-directory all $(BENCH_BINS)
 	@sh mk/bench.sh "$(BUILD)/bench"
 
-# The validation reports under configs/measured/ (issue 7): calibrate, then
+# The validation reports under configs/measured/: calibrate, then
 # mgsim validate on the recorded timings (text, JSON, plot).
 .PHONY: validate-h100
 validate-h100: deps-ensure
@@ -155,7 +155,7 @@ clean:
 -include $(LIB_OBJS:.o=.d) $(MGSIM_OBJS:.o=.d) $(PROBE_OBJS:.o=.d) $(TEST_OBJS:.o=.d) \
          $(BENCH_SRCS:%.c=$(BUILD)/%.d)
 
-# ---- fuzzing: the trace reader (issue 3) ------------------------------------
+# ---- fuzzing: the trace reader ---------------------------------------------
 # `make fuzz` builds tests/fuzz/fuzz_trace.c, a libFuzzer target, with clang
 # (-fsanitize=fuzzer,address,undefined) straight from the trace sources under
 # build/fuzz/, then runs it for FUZZ_SECONDS seeded with the bad-trace corpus

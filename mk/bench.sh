@@ -41,7 +41,7 @@ done
 rm -rf "$SWD"
 # a whole conv1x1 space (conv1x1-14x14x128x128, 25424 candidates) with
 # --cutoff 1.5 on every core: the kept candidates in full, the pruned ones
-# stopped at 1.5 x the best kept (issue 8's aim: 100,000 candidates in
+# stopped at 1.5 x the best kept (the aim: 100,000 candidates in
 # 5 minutes on 2 cores, i.e. 333 candidates/s)
 SWD=$(mktemp -d)
 j=$(nproc)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# mk/device_run.sh [OUTDIR] - the whole H100 run in one call (issue 5):
+# mk/device_run.sh [OUTDIR] - the whole H100 run in one call:
 # register NVIDIA's OpenCL driver with the ICD loader, list the devices,
 # measure the NVIDIA device's profile (`mgprobe run`) and time the H100
 # kernel suite (`mgprobe time --suite configs/suites/h100.json`), and pack

@@ -1,11 +1,11 @@
 #!/bin/sh
 # mk/gen_suites.sh [MGPROBE] - write the shipped kernel suites of
-# configs/suites/ (issue 5), deterministically: the same script writes the
+# configs/suites/, deterministically: the same script writes the
 # same bytes.  Each is checked with `mgprobe time --list` (every schedule
 # parses and generates) when MGPROBE is given.
 #
 #   pocl-small.json   11 small kernels: one of each kind, seconds on PoCL
-#   h100.json         the cross-check suite for the H100 (issue 7): 336
+#   h100.json         the cross-check suite for the H100: 336
 #                     kernels over conv1x1, conv3x3 (stride 1 and 2),
 #                     depthwise 3x3, matmul and fully connected, varying
 #                     tiles, work groups, layouts (image/buffer), access

@@ -1,5 +1,5 @@
 /* mk/ptxdump.c - the PTX NVIDIA's OpenCL compiler makes of OpenCL C files
- * (issue 7: configs/measured/h100/ptx/).  NVIDIA returns PTX as the program
+ * (configs/measured/h100/ptx/).  NVIDIA returns PTX as the program
  * "binary".  Not part of the build (it links OpenCL, like mgprobe):
  *     cc -O1 -o .devcarry/ptxdump mk/ptxdump.c -lOpenCL
  * then on the H100 machine (ICD registered as in mk/device_run.sh):

@@ -1,5 +1,5 @@
 #!/bin/sh
-# mk/validate.sh [MGSIM] - the committed validation reports (issue 7), made
+# mk/validate.sh [MGSIM] - the committed validation reports, made
 # by `make validate-h100`.  Deterministic: the same binary, configs and
 # timings write the same bytes (the PNGs are gnuplot's).
 #

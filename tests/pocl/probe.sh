@@ -1,6 +1,6 @@
 #!/bin/sh
-# tests/pocl/probe.sh MGPROBE - `mgprobe run` and `mgprobe time` on PoCL
-# (issue 5): that they work and write valid JSON, never how fast.
+# tests/pocl/probe.sh MGPROBE - `mgprobe run` and `mgprobe time` on PoCL:
+# that they work and write valid JSON, never how fast.
 #
 #   run      a quick subset (warp, flops, alu): exit 0, a valid profile and
 #            curves (mgprobe check); run again: every aspect kept

@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/pocl/run.sh MGPROBE - correctness and trace fidelity of generated
-# kernels on PoCL (issue 3, items 4 and 5): `mgprobe verify` over every
+# kernels on PoCL: `mgprobe verify` over every
 # schedule of tests/pocl/matrix.txt on the first OpenCL device (PoCL),
 # in one worker process per core.
 #
