@@ -20,6 +20,7 @@
 #include "sim/analysis/knee.h"
 #include "sim/analysis/suite.h"
 #include "base/afile.h"
+#include "base/hash.h"
 #include "base/jsonout.h"
 #include "sim/version.h"
 
@@ -92,13 +93,6 @@ typedef struct tctx {
     int         memo_n;
 } tctx;
 
-static uint64_t fnv1a(const char *s, size_t n)
-{
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
-    return h;
-}
-
 /* The register count for source hash h: `regs` when known (and then
  * remembered), else the remembered one, else -1. */
 static int memo_regs(tctx *c, uint64_t h, int regs)
@@ -147,7 +141,7 @@ static cJSON *time_one(tctx *c, const mg_schedule *s, size_t index, const char *
     mg_host_reference(&g, &ref);
     int rc = mgp_kexec_prepare_opts(&e, &c->rd->x, &g, &h, 0, c->opts);
     have_e = 1;
-    int regs = memo_regs(c, fnv1a(g.source, g.source_len), mgp_regs_from_log(e.build_log));
+    int regs = memo_regs(c, mg_fnv1a(g.source, g.source_len), mgp_regs_from_log(e.build_log));
     cJSON_AddNumberToObject(o, "regs_estimate", (double)g.k.f.regs_per_item);
     if (regs >= 0) cJSON_AddNumberToObject(o, "regs_compiler", regs);
     else cJSON_AddNullToObject(o, "regs_compiler");
