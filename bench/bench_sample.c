@@ -147,6 +147,108 @@ static double trace_bound(const mg_device *dev, const char *sched, mg_diag *d)
 
 static double pct(double full, double x) { return full ? 100.0 * (x - full) / full : 0; }
 
+/* The running totals over the kernels. */
+typedef struct tally {
+    int n, nsamp, covered, nbig;            /* kernels, sampled, covered by the estimate, big */
+    double emax, esum, smax, ssum, dmax;    /* |cycles error| all, sampled; |DRAM error| */
+    double tfull, tsamp;                    /* CPU seconds */
+    double big_min, big_max, big_tf, big_ts;
+    const char *big_best;
+    double bnd_min, bnd_max;                /* trace's bound / full replay */
+    int bnd_over;
+} tally;
+
+/* Add one kernel's figures to t: the full and sampled stats and times. */
+static void tally_add(tally *t, const bk *k, const mg_sim_stats *full, const mg_sim_stats *smp,
+                      double tf, double ts)
+{
+    double err = pct(full->cycles, smp->cycles);
+    double derr = pct(full->lv[MG_LV_DRAM].bytes, smp->lv[MG_LV_DRAM].bytes);
+    t->n++;
+    t->tfull += tf;
+    t->tsamp += ts;
+    if (fabs(err) > t->emax) t->emax = fabs(err);
+    t->esum += fabs(err);
+    if (!smp->sample_used) return;
+    t->nsamp++;
+    if (fabs(err) > t->smax) t->smax = fabs(err);
+    if (fabs(derr) > t->dmax) t->dmax = fabs(derr);
+    t->ssum += fabs(err);
+    t->covered += smp->sample_error >= 0 && fabs(err) <= 100 * smp->sample_error;
+    /* the speed-up aim: sampled convs of 28x28 and larger */
+    if (!strncmp(k->sched, "conv2d", 6) && !strstr(k->sched, "H=14 ")) {
+        t->nbig++;
+        t->big_tf += tf;
+        t->big_ts += ts;
+        if (tf / ts < t->big_min) t->big_min = tf / ts;
+        if (tf / ts > t->big_max) {
+            t->big_max = tf / ts;
+            t->big_best = k->sched;
+        }
+    }
+}
+
+/* Simulate kernel k in full and sampled, take its trace bound, print its
+ * line and add it to t.  0, or -1 with the messages printed. */
+static int bench_one(const bk *k, tally *t)
+{
+    char path[256];
+    snprintf(path, sizeof path, "configs/devices/%s.json", k->cfg);
+    mg_diag d;
+    mg_diag_init(&d);
+    mg_device *dev = malloc(sizeof *dev);
+    mg_sim_stats full, smp;
+    double tf, ts;
+    if (!dev || mg_device_load(path, 0, dev, &d) ||
+        run(dev, k->sched, MG_SAMPLE_OFF, &full, &tf, &d) ||
+        run(dev, k->sched, MG_SAMPLE_AUTO, &smp, &ts, &d)) {
+        mg_diag_print(&d, stderr, "bench_sample");
+        return -1;
+    }
+    double bnd = trace_bound(dev, k->sched, &d);
+    mg_diag_free(&d);
+    if (bnd >= 0) {      /* bound / the full replay's cycles (no launch overhead) */
+        double r = bnd / (full.cycles - dev->launch_overhead_s * dev->clock_hz);
+        if (r < t->bnd_min) t->bnd_min = r;
+        if (r > t->bnd_max) t->bnd_max = r;
+        t->bnd_over += r > 1;
+    }
+    free(dev);
+    double err = pct(full.cycles, smp.cycles);
+    double derr = pct(full.lv[MG_LV_DRAM].bytes, smp.lv[MG_LV_DRAM].bytes);
+    char est[16];
+    if (smp.sample_error < 0) snprintf(est, sizeof est, "%6s", "-");
+    else snprintf(est, sizeof est, "%6.2f", 100 * smp.sample_error);
+    printf("%-13s %-62.62s %7llu %7llu %+7.2f %s %+7.2f %8.3f %8.4f %7.1fx%s\n", k->cfg,
+           k->sched, (unsigned long long)full.work_groups,
+           (unsigned long long)smp.sample_wgs_simulated, err, est, derr, tf, ts, tf / ts,
+           smp.sample_used ? "" : "  (all simulated)");
+    fflush(stdout);
+    tally_add(t, k, &full, &smp, tf, ts);
+    return 0;
+}
+
+/* The summary lines. */
+static void print_summary(const tally *t)
+{
+    int n = t->n, nsamp = t->nsamp;
+    printf("kernels %d: %d sampled, %d simulated in full (too short to sample, or not uniform)\n",
+           n, nsamp, n - nsamp);
+    printf("cycles error vs full simulation: sampled kernels max %.2f%%, mean %.2f%%; "
+           "all kernels max %.2f%%, mean %.2f%% (aim: max <= 3%%, mean <= 1%%)\n", t->smax,
+           nsamp ? t->ssum / nsamp : 0, t->emax, t->esum / n);
+    printf("estimated error covered the actual one in %d of %d sampled kernels; DRAM bytes "
+           "error max %.2f%%\n", t->covered, nsamp, t->dmax);
+    printf("speed-up: all kernels %.1fx (%.2f s full, %.2f s sampled)\n", t->tfull / t->tsamp,
+           t->tfull, t->tsamp);
+    printf("trace's lower bound / full replay: min %.3f, max %.4f; above the replay in %d of "
+           "%d kernels (must be 0)\n", t->bnd_min, t->bnd_max, t->bnd_over, n);
+    if (t->nbig)
+        printf("speed-up on sampled convs of 28x28 and larger: %.1fx overall, min %.1fx, "
+               "max %.1fx (%s) over %d kernels\n", t->big_tf / t->big_ts, t->big_min,
+               t->big_max, t->big_best, t->nbig);
+}
+
 int main(int argc, char **argv)
 {
     const char *only = argc > 1 ? argv[1] : NULL;
@@ -154,87 +256,15 @@ int main(int argc, char **argv)
            "seconds\n");
     printf("%-13s %-62s %7s %7s %7s %6s %7s %8s %8s %8s\n", "config", "kernel", "wgs", "sim",
            "err%", "est%", "dram%", "full s", "smp s", "speedup");
-    int n = 0, nsamp = 0, covered = 0, nbig = 0;
-    double emax = 0, esum = 0, smax = 0, ssum = 0, dmax = 0, tfull = 0, tsamp = 0;
-    double big_min = 1e30, big_max = 0, big_tf = 0, big_ts = 0;
-    double bnd_min = 1e30, bnd_max = 0;
-    int bnd_over = 0;
-    const char *big_best = "";
+    tally t = {.big_min = 1e30, .big_best = "", .bnd_min = 1e30};
     for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++) {
         const bk *k = &kernels[i];
         char line[600];
         snprintf(line, sizeof line, "%s %s", k->cfg, k->sched);
         if (only && !strstr(line, only)) continue;
-        char path[256];
-        snprintf(path, sizeof path, "configs/devices/%s.json", k->cfg);
-        mg_diag d;
-        mg_diag_init(&d);
-        mg_device *dev = malloc(sizeof *dev);
-        mg_sim_stats full, smp;
-        double tf, ts;
-        if (!dev || mg_device_load(path, 0, dev, &d) ||
-            run(dev, k->sched, MG_SAMPLE_OFF, &full, &tf, &d) ||
-            run(dev, k->sched, MG_SAMPLE_AUTO, &smp, &ts, &d)) {
-            mg_diag_print(&d, stderr, "bench_sample");
-            return 2;
-        }
-        double bnd = trace_bound(dev, k->sched, &d);
-        mg_diag_free(&d);
-        if (bnd >= 0) {      /* bound / the full replay's cycles (no launch overhead) */
-            double r = bnd / (full.cycles - dev->launch_overhead_s * dev->clock_hz);
-            if (r < bnd_min) bnd_min = r;
-            if (r > bnd_max) bnd_max = r;
-            bnd_over += r > 1;
-        }
-        free(dev);
-        double err = pct(full.cycles, smp.cycles);
-        double derr = pct(full.lv[MG_LV_DRAM].bytes, smp.lv[MG_LV_DRAM].bytes);
-        char est[16];
-        if (smp.sample_error < 0) snprintf(est, sizeof est, "%6s", "-");
-        else snprintf(est, sizeof est, "%6.2f", 100 * smp.sample_error);
-        printf("%-13s %-62.62s %7llu %7llu %+7.2f %s %+7.2f %8.3f %8.4f %7.1fx%s\n", k->cfg,
-               k->sched, (unsigned long long)full.work_groups,
-               (unsigned long long)smp.sample_wgs_simulated, err, est, derr, tf, ts, tf / ts,
-               smp.sample_used ? "" : "  (all simulated)");
-        fflush(stdout);
-        n++;
-        tfull += tf;
-        tsamp += ts;
-        if (fabs(err) > emax) emax = fabs(err);
-        esum += fabs(err);
-        if (!smp.sample_used) continue;
-        nsamp++;
-        if (fabs(err) > smax) smax = fabs(err);
-        if (fabs(derr) > dmax) dmax = fabs(derr);
-        ssum += fabs(err);
-        covered += smp.sample_error >= 0 && fabs(err) <= 100 * smp.sample_error;
-        /* the speed-up aim: sampled convs of 28x28 and larger */
-        if (!strncmp(k->sched, "conv2d", 6) && !strstr(k->sched, "H=14 ")) {
-            nbig++;
-            big_tf += tf;
-            big_ts += ts;
-            if (tf / ts < big_min) big_min = tf / ts;
-            if (tf / ts > big_max) {
-                big_max = tf / ts;
-                big_best = k->sched;
-            }
-        }
+        if (bench_one(k, &t)) return 2;
     }
-    if (!n) return 0;
-    printf("kernels %d: %d sampled, %d simulated in full (too short to sample, or not uniform)\n",
-           n, nsamp, n - nsamp);
-    printf("cycles error vs full simulation: sampled kernels max %.2f%%, mean %.2f%%; "
-           "all kernels max %.2f%%, mean %.2f%% (aim: max <= 3%%, mean <= 1%%)\n", smax,
-           nsamp ? ssum / nsamp : 0, emax, esum / n);
-    printf("estimated error covered the actual one in %d of %d sampled kernels; DRAM bytes "
-           "error max %.2f%%\n", covered, nsamp, dmax);
-    printf("speed-up: all kernels %.1fx (%.2f s full, %.2f s sampled)\n", tfull / tsamp, tfull,
-           tsamp);
-    printf("trace's lower bound / full replay: min %.3f, max %.4f; above the replay in %d of "
-           "%d kernels (must be 0)\n", bnd_min, bnd_max, bnd_over, n);
-    if (nbig)
-        printf("speed-up on sampled convs of 28x28 and larger: %.1fx overall, min %.1fx, "
-               "max %.1fx (%s) over %d kernels\n", big_tf / big_ts, big_min, big_max, big_best,
-               nbig);
+    if (!t.n) return 0;
+    print_summary(&t);
     return 0;
 }

@@ -236,6 +236,61 @@ static int knees(const mgp_arun *a, const sweep *sw, const mg_knee_opts *ko, dou
     return mg_knee_steps(sw->x, y, NULL, sw->n, ko, r);
 }
 
+/* Three more footprints (into pts and sw) inside every up-step of r that
+ * spans more than 6%, between its last point on the old level and its
+ * first on the new.  Returns how many were measured. */
+static int refine_steps(mgp_arun *a, int img, const mg_knee_result *r, cJSON *pts, sweep *sw)
+{
+    int refined = 0;
+    for (int s = 0; s < r->n_steps && !a->budget && !a->stopped && !a->hung; s++) {
+        const mg_knee_step *st = &r->step[s];
+        if (st->ratio <= 1 || st->confidence < 0.5 || st->x_hi / st->x_lo < 1.06) continue;
+        for (int j = 1; j <= 3 && sw->n < MAX_PTS; j++) {
+            double v = st->x_lo * pow(st->x_hi / st->x_lo, j / 4.0);
+            int64_t rr = mg_pplan_chase_round(img, v);
+            if ((double)rr <= st->x_lo || (double)rr >= st->x_hi) continue;
+            int dup = 0;
+            for (int i = 0; i < sw->n; i++) dup |= sw->x[i] == (double)rr;
+            if (dup) continue;
+            if (chase_point(a, img, rr, 1, pts, sw) < 0) break;
+            refined++;
+        }
+    }
+    return refined;
+}
+
+/* The conclusions of the final knees r of sw (ey: its envelope): the size
+ * and latency of up to four levels, the memory latency and the number of
+ * levels; m is how the sizes were found. */
+static void conclude_levels(mgp_arun *a, const sweep *sw, const double *ey,
+                            const mg_knee_result *r, const char *m)
+{
+    int lv = 0;
+    for (int s = 0; s < r->n_steps && lv < 4; s++) {
+        const mg_knee_step *st = &r->step[s];
+        if (st->ratio <= 1 || st->confidence < 0.5) continue;
+        double size = half_miss(sw, ey, st);
+        char key[32];
+        snprintf(key, sizeof key, "l%d_size", lv + 1);
+        mgp_conclude(a, key, size, "bytes", st->confidence, m);
+        snprintf(key, sizeof key, "l%d_latency_ns", lv + 1);
+        mgp_conclude(a, key, st->y_before, "ns", st->confidence,
+                     "the minimum-latency plateau below the step");
+        mgp_note(a, "step %d: x%.2f, last footprint on the old level %g, first on the new %g, "
+                 "half-miss crossing %.0f bytes (%.2f -> %.2f ns)", lv + 1, st->ratio, st->x_lo,
+                 st->x_hi, size, st->y_before, st->y_after);
+        lv++;
+    }
+    if (lv == 0) {
+        mgp_conclude_none(a, "l1_size", "bytes", m, "the latency never stepped up over %g .. "
+                          "%g bytes", sw->x[0], sw->x[sw->n - 1]);
+        return;
+    }
+    mgp_conclude(a, "memory_latency_ns", r->seg[r->n_segs - 1].level, "ns", 0.8,
+                 "the last plateau of the range sweep (minimum latency)");
+    mgp_conclude(a, "levels", lv, "caches", 0.8, "up-steps of the range sweep");
+}
+
 /* Range sweep and its conclusions.  Returns 0, or -1 when the sweep ended
  * early or nothing ran.  The knees are found on each point's minimum
  * (interference only adds latency; y in the curve stays the median), then
@@ -272,21 +327,7 @@ swept:
         mgp_conclude_none(a, "l1_size", "bytes", m, "%s", sw.n < 3 ? "too few points" : r.why);
         return 0;
     }
-    int refined = 0;
-    for (int s = 0; s < r.n_steps && !a->budget && !a->stopped && !a->hung; s++) {
-        const mg_knee_step *st = &r.step[s];
-        if (st->ratio <= 1 || st->confidence < 0.5 || st->x_hi / st->x_lo < 1.06) continue;
-        for (int j = 1; j <= 3 && sw.n < MAX_PTS; j++) {
-            double v = st->x_lo * pow(st->x_hi / st->x_lo, j / 4.0);
-            int64_t rr = mg_pplan_chase_round(img, v);
-            if ((double)rr <= st->x_lo || (double)rr >= st->x_hi) continue;
-            int dup = 0;
-            for (int i = 0; i < sw.n; i++) dup |= sw.x[i] == (double)rr;
-            if (dup) continue;
-            if (chase_point(a, img, rr, 1, pts, &sw) < 0) break;
-            refined++;
-        }
-    }
+    int refined = refine_steps(a, img, &r, pts, &sw);
     if (a->stopped || a->hung) return -1;
     if (refined && (knees(a, &sw, &ko, ey, &r) || !r.determined)) {
         mgp_conclude_none(a, "l1_size", "bytes", m, "after refinement: %s", r.why);
@@ -301,30 +342,7 @@ swept:
             return 0;
         }
     }
-    int lv = 0;
-    for (int s = 0; s < r.n_steps && lv < 4; s++) {
-        const mg_knee_step *st = &r.step[s];
-        if (st->ratio <= 1 || st->confidence < 0.5) continue;
-        double size = half_miss(&sw, ey, st);
-        char key[32];
-        snprintf(key, sizeof key, "l%d_size", lv + 1);
-        mgp_conclude(a, key, size, "bytes", st->confidence, m);
-        snprintf(key, sizeof key, "l%d_latency_ns", lv + 1);
-        mgp_conclude(a, key, st->y_before, "ns", st->confidence,
-                     "the minimum-latency plateau below the step");
-        mgp_note(a, "step %d: x%.2f, last footprint on the old level %g, first on the new %g, "
-                 "half-miss crossing %.0f bytes (%.2f -> %.2f ns)", lv + 1, st->ratio, st->x_lo,
-                 st->x_hi, size, st->y_before, st->y_after);
-        lv++;
-    }
-    if (lv == 0) {
-        mgp_conclude_none(a, "l1_size", "bytes", m, "the latency never stepped up over %g .. "
-                          "%g bytes", sw.x[0], sw.x[sw.n - 1]);
-        return 0;
-    }
-    mgp_conclude(a, "memory_latency_ns", r.seg[r.n_segs - 1].level, "ns", 0.8,
-                 "the last plateau of the range sweep (minimum latency)");
-    mgp_conclude(a, "levels", lv, "caches", 0.8, "up-steps of the range sweep");
+    conclude_levels(a, &sw, ey, &r, m);
     return 0;
 }
 

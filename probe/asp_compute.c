@@ -199,20 +199,41 @@ static double concurrency(mgp_arun *a, int regs, int64_t wg, const char *name, d
     return first_c;
 }
 
-void mgp_asp_regs(mgp_arun *a)
+/* The first up-step of x1.5 or more in sw's time (NULL: none), r holding
+ * the steps; a wide one is refined with points in between (not --quick).
+ * Returns 0, or -1 when the aspect must stop. */
+static int spill_knee(mgp_arun *a, rsweep *sw, mg_knee_result *r, const mg_knee_step **out)
+{
+    const mg_knee_step *s = NULL;
+    if (sw->k >= 3 && mg_knee_steps(sw->x, sw->y, sw->noise, sw->k, NULL, r) == 0 && r->determined)
+        s = mg_knee_first(r, 1, 0.5);
+    if (s && s->ratio < 1.5) s = NULL;
+    if (s && s->x_hi - s->x_lo > 2 && !a->quick) {
+        int lo = (int)s->x_lo, hi = (int)s->x_hi, step = (hi - lo + 3) / 4 < 1 ? 1 : (hi - lo + 3) / 4;
+        for (int v = lo + step; v < hi; v += step)
+            if (reg_point(a, sw, v)) return -1;
+        s = NULL;
+        if (mg_knee_steps(sw->x, sw->y, sw->noise, sw->k, NULL, r) == 0 && r->determined)
+            s = mg_knee_first(r, 1, 0.5);
+        if (s && s->ratio < 1.5) s = NULL;
+    }
+    *out = s;
+    return 0;
+}
+
+/* 1. The spill knee of one small group, refined between its last count
+ * on the low level and its first on the high one; with compiler counts,
+ * their saturation.  Concludes max_regs_per_item; *spill = the live
+ * values where spilling starts (0: not seen).  Returns 0, or -1 when the
+ * aspect must stop. */
+static int regs_spill(mgp_arun *a, const mg_pdev *pd, int *spill)
 {
     rsweep sw;
-    /* 1. spill knee, refined between its last count on the low level and
-     *    its first on the high one; with compiler counts, their saturation */
-    mg_pdev pd;
-    mgp_pdev(a, &pd);
-    int64_t wg1 = mg_pplan_regs_wg_small(&pd);
-    if (reg_sweep(a, "one_group_of_64", wg1, &sw)) return;
+    if (reg_sweep(a, "one_group_of_64", mg_pplan_regs_wg_small(pd), &sw)) return -1;
     const char *m1 = "last register count before the first up-step (at least x1.5: a spill) "
                      "of the update time, one group (regpressure), + 3 of overhead";
     const char *m1c = "the compiler's register count (-cl-nv-verbose) where it stops growing "
                       "with the live values (regpressure)";
-    int spill = 0;
     int ncc = 0, ccmax = -1, ccmax_at = 0;
     for (int i = 0; i < sw.k; i++)
         if (sw.cc[i] >= 0) {
@@ -223,28 +244,18 @@ void mgp_asp_regs(mgp_arun *a)
             }
         }
     mg_knee_result r;
-    const mg_knee_step *s = NULL;
-    if (sw.k >= 3 && mg_knee_steps(sw.x, sw.y, sw.noise, sw.k, NULL, &r) == 0 && r.determined)
-        s = mg_knee_first(&r, 1, 0.5);
-    if (s && s->ratio < 1.5) s = NULL;
-    if (s && s->x_hi - s->x_lo > 2 && !a->quick) {
-        int lo = (int)s->x_lo, hi = (int)s->x_hi, step = (hi - lo + 3) / 4 < 1 ? 1 : (hi - lo + 3) / 4;
-        for (int v = lo + step; v < hi; v += step)
-            if (reg_point(a, &sw, v)) return;
-        s = NULL;
-        if (mg_knee_steps(sw.x, sw.y, sw.noise, sw.k, NULL, &r) == 0 && r.determined)
-            s = mg_knee_first(&r, 1, 0.5);
-        if (s && s->ratio < 1.5) s = NULL;
-    }
+    const mg_knee_step *s;
+    if (spill_knee(a, &sw, &r, &s)) return -1;
     /* saturation: the two largest live counts differ by more than their
      * register counts (the compiler spills instead of growing) */
     int sat = ncc >= 3 && sw.k >= 2 && sw.cc[sw.k - 1] >= 0 && sw.cc[sw.k - 2] >= 0 &&
               sw.cc[sw.k - 1] - sw.cc[sw.k - 2] < (sw.x[sw.k - 1] - sw.x[sw.k - 2]) / 2;
+    *spill = 0;
     if (sat) {
-        spill = ccmax_at;
+        *spill = ccmax_at;
         for (int i = 0; i < sw.k; i++)
             if (sw.cc[i] >= 0 && sw.cc[i] + 8 >= ccmax) {
-                spill = (int)sw.x[i];
+                *spill = (int)sw.x[i];
                 break;
             }
         mgp_conclude(a, "max_regs_per_item", ccmax, "registers", 0.9, m1c);
@@ -253,7 +264,7 @@ void mgp_asp_regs(mgp_arun *a)
         if (s) mgp_note(a, "update time: x%.2f step from %g to %g live values", s->ratio,
                         s->x_lo, s->x_hi);
     } else if (s) {
-        spill = (int)s->x_lo;
+        *spill = (int)s->x_lo;
         int comp = sw.cc[s->i_lo];
         mgp_conclude(a, "max_regs_per_item", comp >= 0 ? comp : s->x_lo + 3, "registers",
                      s->confidence, m1);
@@ -264,18 +275,28 @@ void mgp_asp_regs(mgp_arun *a)
                           "up to %g live values (no x1.5 step%s)", sw.k ? sw.x[sw.k - 1] : 0.0,
                           ncc ? ", compiler count still growing" : "");
     }
-    /* 2. register file: one group of the largest size */
-    int64_t wgf = mg_pplan_regs_wg_full(&pd);
-    if (reg_sweep(a, "one_group_of_max", wgf, &sw)) return;
+    return 0;
+}
+
+/* 2. The register file: one group of the largest size, up to the count
+ * that fails to launch (refined to the register) or whose time doubles.
+ * Concludes register_file_per_cu and lowers *full (the registers the
+ * model phase uses) to what wgc items can hold.  Returns 0, or -1 when
+ * the aspect must stop. */
+static int regs_file(mgp_arun *a, const mg_pdev *pd, int spill, int *full)
+{
+    rsweep sw;
+    int64_t wgf = mg_pplan_regs_wg_full(pd);
+    if (reg_sweep(a, "one_group_of_max", wgf, &sw)) return -1;
     const char *m2 = "largest group x registers of the last count that launched before "
                      "CL_OUT_OF_RESOURCES (or before the latency doubled, romou Fig 5)";
-    int64_t wgc = mg_pplan_regs_wg_conc(&pd);
-    int full = spill ? spill : 240;
-    if (full > 240) full = 240;
+    int64_t wgc = mg_pplan_regs_wg_conc(pd);
+    mg_knee_result r;
+    const mg_knee_step *s;
     if (sw.fail_regs && sw.ok_regs) {
         /* refine the launch limit to the register */
         for (int v = sw.ok_regs + 1; v < sw.fail_regs && v <= sw.ok_regs + 16; v++)
-            if (reg_point(a, &sw, v)) return;
+            if (reg_point(a, &sw, v)) return -1;
         int comp = -1;
         for (int i = 0; i < sw.k; i++)
             if ((int)sw.x[i] == sw.ok_regs) comp = sw.cc[i];
@@ -286,21 +307,25 @@ void mgp_asp_regs(mgp_arun *a)
                  (long long)wgf, sw.ok_regs, sw.fail_regs,
                  comp >= 0 ? " (compiler count at the last that launched in the curve)" : "");
         int lim = (int)((double)sw.ok_regs * (double)wgf / (double)wgc);
-        if (lim < full) full = lim;
+        if (lim < *full) *full = lim;
     } else if (sw.k >= 3 && mg_knee_steps(sw.x, sw.y, sw.noise, sw.k, NULL, &r) == 0 &&
                r.determined && (s = mg_knee_first(&r, 1, 0.5)) && s->ratio > 1.6 &&
                s->ratio < 2.6 && (!spill || s->x_lo < spill)) {
         mgp_conclude(a, "register_file_per_cu", (s->x_lo + 3) * (double)wgf, "registers",
                      s->confidence * 0.8, m2);
         int lim = (int)(s->x_lo * (double)wgf / (double)wgc);
-        if (lim < full) full = lim;
+        if (lim < *full) *full = lim;
     } else {
         mgp_conclude_none(a, "register_file_per_cu", "registers", m2, "a group of %lld items "
                           "launched at every count and its time never doubled before the "
                           "spill: registers do not limit one group", (long long)wgf);
     }
-    if (a->stopped || a->hung || a->budget) return;
-    /* 3. model: groups at once at full and half registers */
+    return 0;
+}
+
+/* 3. The model: groups of wgc items at once at full and half registers. */
+static void regs_model(mgp_arun *a, int64_t wgc, int full)
+{
     double c1, c2;
     char name[64];
     snprintf(name, sizeof name, "groups_at_%d_regs", full);
@@ -312,4 +337,17 @@ void mgp_asp_regs(mgp_arun *a)
     mg_ares r3 = mgp_ares(a);
     mg_pc_reg_model(&r3, g1, c1, g2, c2, full, wgc);
     mgp_note(a, "reported compute units: %u", a->dp->cus);
+}
+
+void mgp_asp_regs(mgp_arun *a)
+{
+    mg_pdev pd;
+    mgp_pdev(a, &pd);
+    int spill;
+    if (regs_spill(a, &pd, &spill)) return;
+    int full = spill ? spill : 240;
+    if (full > 240) full = 240;
+    if (regs_file(a, &pd, spill, &full)) return;
+    if (a->stopped || a->hung || a->budget) return;
+    regs_model(a, mg_pplan_regs_wg_conc(&pd), full);
 }

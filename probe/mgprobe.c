@@ -35,9 +35,9 @@ static int unknown_command(const char *cmd)
     const char *names[64];
     size_t n = 0;
     for (const mgp_command *k = mgp_commands; k->name && n < 64; k++) names[n++] = k->name;
-    const char *s = mg_suggest(cmd, names, n);
-    fprintf(stderr, "mgprobe: unknown command '%s'%s%s%s\nTry 'mgprobe --help'.\n", cmd,
-            s ? " (did you mean '" : "", s ? s : "", s ? "'?)" : "");
+    mg_hint h;
+    fprintf(stderr, "mgprobe: unknown command '%s'%s\nTry 'mgprobe --help'.\n", cmd,
+            mg_hint_near(&h, cmd, names, n, "'"));
     return MGP_EXIT_BAD;
 }
 

@@ -9,17 +9,22 @@
 #include <string.h>
 
 const mgp_command mgp_commands[] = {
-    {"devices", "list OpenCL platforms and devices with their key properties",
-     mgp_cmd_devices},
-    {"verify", "run generated kernels: results vs the CPU reference, accesses vs the trace",
-     mgp_cmd_verify},
-    {"run", "measure the device's architecture (warp, ALUs, registers, caches, bandwidth)",
-     mgp_cmd_run},
-    {"time", "time a kernel suite: outputs checked against the CPU reference, then timed",
-     mgp_cmd_time},
-    {"check", "validate profiles, curves, timings and suites against their schemas",
-     mgp_cmd_check},
-    {NULL, NULL, NULL},
+    {.name = "devices",
+     .summary = "list OpenCL platforms and devices with their key properties",
+     .run = mgp_cmd_devices},
+    {.name = "verify",
+     .summary = "run generated kernels: results vs the CPU reference, accesses vs the trace",
+     .run = mgp_cmd_verify},
+    {.name = "run",
+     .summary = "measure the device's architecture (warp, ALUs, registers, caches, bandwidth)",
+     .run = mgp_cmd_run},
+    {.name = "time",
+     .summary = "time a kernel suite: outputs checked against the CPU reference, then timed",
+     .run = mgp_cmd_time},
+    {.name = "check",
+     .summary = "validate profiles, curves, timings and suites against their schemas",
+     .run = mgp_cmd_check},
+    {.name = NULL},
 };
 
 const mgp_command *mgp_command_find(const char *name)

@@ -116,9 +116,9 @@ static int parse_aspects(run_opt *o, const char *list)
         }
         const mgp_aspect *s = mgp_aspect_find(w);
         if (!s) {
-            const char *g = mg_suggest(w, names, n);
-            return mgp_usage_error("run", "--aspects: unknown aspect '%s'%s%s%s", w,
-                                   g ? " (did you mean '" : "", g ? g : "", g ? "'?)" : "");
+            mg_hint h;
+            return mgp_usage_error("run", "--aspects: unknown aspect '%s'%s", w,
+                                   mg_hint_near(&h, w, names, n, "'"));
         }
         o->want[s - mgp_aspects] = 1;
     }

@@ -20,6 +20,7 @@
 #include "sim/analysis/knee.h"
 #include "sim/analysis/suite.h"
 #include "base/afile.h"
+#include "base/hash.h"
 #include "base/jsonout.h"
 #include "sim/version.h"
 
@@ -92,13 +93,6 @@ typedef struct tctx {
     int         memo_n;
 } tctx;
 
-static uint64_t fnv1a(const char *s, size_t n)
-{
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
-    return h;
-}
-
 /* The register count for source hash h: `regs` when known (and then
  * remembered), else the remembered one, else -1. */
 static int memo_regs(tctx *c, uint64_t h, int regs)
@@ -115,6 +109,85 @@ static int memo_regs(tctx *c, uint64_t h, int regs)
     return regs;
 }
 
+/* The warm-up and timed runs of the launched kernel e: the timed ones'
+ * times into ns[*n].  Returns "ok", or "error" with the reason in why
+ * (a failed run, or interrupted before every timed run). */
+static const char *time_runs(tctx *c, mgp_kexec *e, double *ns, int *n, char *why, size_t wlen)
+{
+    for (int i = 0; i < c->warmup + c->reps; i++) {
+        double t = 0;
+        if (stop_flag) break;
+        if (mgp_kexec_run_timed(e, &t, 60, &stop_flag) != MGP_KX_OK) {
+            snprintf(why, wlen, "%s", e->msg);
+            return "error";
+        }
+        if (i >= c->warmup) ns[(*n)++] = t;
+    }
+    if (*n < c->reps) {
+        snprintf(why, wlen, "interrupted");
+        return "error";
+    }
+    return "ok";
+}
+
+/* Build the prepared kernel g on c's device (its register counts into
+ * o), launch it, check its outputs h against the CPU reference's ref and
+ * time it (into ns[*n]).  Returns the status, ok|wrong|skip|error, with
+ * the reason in why when not ok. */
+static const char *run_kernel(tctx *c, const mg_schedule *s, mg_gen *g, mg_host *ref,
+                              mg_host *h, cJSON *o, double *ns, int *n, char *why, size_t wlen)
+{
+    mgp_kexec e;
+    const char *status;
+    int rc = mgp_kexec_prepare_opts(&e, &c->rd->x, g, h, 0, c->opts);
+    int regs = memo_regs(c, mg_fnv1a(g->source, g->source_len), mgp_regs_from_log(e.build_log));
+    cJSON_AddNumberToObject(o, "regs_estimate", (double)g->k.f.regs_per_item);
+    if (regs >= 0) cJSON_AddNumberToObject(o, "regs_compiler", regs);
+    else cJSON_AddNullToObject(o, "regs_compiler");
+    if (rc == MGP_KX_OK) rc = mgp_kexec_launch(&e, NULL);
+    if (rc == MGP_KX_OK) rc = mgp_kexec_read(&e, h, NULL, NULL);
+    if (rc != MGP_KX_OK) {
+        status = rc == MGP_KX_SKIP ? "skip" : "error";
+        snprintf(why, wlen, "%s", e.msg);
+    } else if (mgp_vcheck_outputs(g, ref, h, mgp_vcheck_tolerance(s), why, wlen)) {
+        status = "wrong";
+    } else {
+        status = time_runs(c, &e, ns, n, why, wlen);
+    }
+    mgp_kexec_release(&e);
+    return status;
+}
+
+/* The "ns" summary (median, min, max, spread) and "samples" of n times. */
+static void add_times(cJSON *o, const double *ns, int n)
+{
+    double lo = ns[0], hi = ns[0];
+    for (int i = 1; i < n; i++) {
+        lo = ns[i] < lo ? ns[i] : lo;
+        hi = ns[i] > hi ? ns[i] : hi;
+    }
+    cJSON *t = cJSON_AddObjectToObject(o, "ns");
+    cJSON_AddNumberToObject(t, "median", mg_knee_median(ns, n));
+    cJSON_AddNumberToObject(t, "min", lo);
+    cJSON_AddNumberToObject(t, "max", hi);
+    char buf[32];
+    snprintf(buf, sizeof buf, "%.4f", mg_knee_spread(ns, n));
+    cJSON_AddNumberToObject(t, "spread", atof(buf));
+    cJSON *sm = cJSON_AddArrayToObject(o, "samples");
+    for (int i = 0; i < n; i++) cJSON_AddItemToArray(sm, cJSON_CreateNumber(ns[i]));
+}
+
+/* The kernel's flops and launch geometry. */
+static void add_launch(cJSON *o, const mg_gen *g)
+{
+    cJSON_AddNumberToObject(o, "flops", g->k.f.flops);
+    cJSON *gl = cJSON_AddArrayToObject(o, "global"), *lc = cJSON_AddArrayToObject(o, "local");
+    for (int i = 0; i < 3; i++) {
+        cJSON_AddItemToArray(gl, cJSON_CreateNumber((double)g->k.global[i]));
+        cJSON_AddItemToArray(lc, cJSON_CreateNumber((double)g->k.local[i]));
+    }
+}
+
 /* One kernel's result object; *status_out one of ok|wrong|skip|error. */
 static cJSON *time_one(tctx *c, const mg_schedule *s, size_t index, const char **status_out)
 {
@@ -123,88 +196,32 @@ static cJSON *time_one(tctx *c, const mg_schedule *s, size_t index, const char *
     mg_schedule_format(s, canon, sizeof canon);
     cJSON_AddNumberToObject(o, "index", (double)index);
     cJSON_AddStringToObject(o, "schedule", canon);
-    const char *status = "ok";
+    const char *status;
     mg_diag d;
     mg_diag_init(&d);
     mg_gen g;
     mg_host ref, h;
-    int have_ref = 0, have_h = 0, have_e = 0;
-    mgp_kexec e;
+    int have_ref = 0, have_h = 0;
     double ns[MGP_REPS_MAX];
     int n = 0;
     if (mg_gen_prepare(&g, s, &d)) {
         status = "error";
         snprintf(why, sizeof why, "generator: %s", mg_diag_first(&d));
-        goto done;
-    }
-    have_ref = mg_host_init(&g, &ref) == 0;
-    have_h = mg_host_init(&g, &h) == 0;
-    if (!have_ref || !have_h) {
-        status = "error";
-        snprintf(why, sizeof why, "out of memory for the host data");
-        goto done;
-    }
-    mg_host_reference(&g, &ref);
-    int rc = mgp_kexec_prepare_opts(&e, &c->rd->x, &g, &h, 0, c->opts);
-    have_e = 1;
-    int regs = memo_regs(c, fnv1a(g.source, g.source_len), mgp_regs_from_log(e.build_log));
-    cJSON_AddNumberToObject(o, "regs_estimate", (double)g.k.f.regs_per_item);
-    if (regs >= 0) cJSON_AddNumberToObject(o, "regs_compiler", regs);
-    else cJSON_AddNullToObject(o, "regs_compiler");
-    if (rc == MGP_KX_OK) rc = mgp_kexec_launch(&e, NULL);
-    if (rc == MGP_KX_OK) rc = mgp_kexec_read(&e, &h, NULL, NULL);
-    if (rc != MGP_KX_OK) {
-        status = rc == MGP_KX_SKIP ? "skip" : "error";
-        snprintf(why, sizeof why, "%s", e.msg);
-        goto done;
-    }
-    if (mgp_vcheck_outputs(&g, &ref, &h, mgp_vcheck_tolerance(s), why, sizeof why)) {
-        status = "wrong";
-        goto done;
-    }
-    for (int i = 0; i < c->warmup + c->reps; i++) {
-        double t = 0;
-        if (stop_flag) break;
-        rc = mgp_kexec_run_timed(&e, &t, 60, &stop_flag);
-        if (rc != MGP_KX_OK) {
+    } else {
+        have_ref = mg_host_init(&g, &ref) == 0;
+        have_h = mg_host_init(&g, &h) == 0;
+        if (!have_ref || !have_h) {
             status = "error";
-            snprintf(why, sizeof why, "%s", e.msg);
-            goto done;
+            snprintf(why, sizeof why, "out of memory for the host data");
+        } else {
+            mg_host_reference(&g, &ref);
+            status = run_kernel(c, s, &g, &ref, &h, o, ns, &n, why, sizeof why);
         }
-        if (i >= c->warmup) ns[n++] = t;
     }
-    if (n < c->reps) {
-        status = "error";
-        snprintf(why, sizeof why, "interrupted");
-    }
-done:
-    if (have_e) mgp_kexec_release(&e);
-    if (!strcmp(status, "ok")) {
-        double lo = ns[0], hi = ns[0];
-        for (int i = 1; i < n; i++) {
-            lo = ns[i] < lo ? ns[i] : lo;
-            hi = ns[i] > hi ? ns[i] : hi;
-        }
-        cJSON *t = cJSON_AddObjectToObject(o, "ns");
-        cJSON_AddNumberToObject(t, "median", mg_knee_median(ns, n));
-        cJSON_AddNumberToObject(t, "min", lo);
-        cJSON_AddNumberToObject(t, "max", hi);
-        char buf[32];
-        snprintf(buf, sizeof buf, "%.4f", mg_knee_spread(ns, n));
-        cJSON_AddNumberToObject(t, "spread", atof(buf));
-        cJSON *sm = cJSON_AddArrayToObject(o, "samples");
-        for (int i = 0; i < n; i++) cJSON_AddItemToArray(sm, cJSON_CreateNumber(ns[i]));
-    }
+    if (!strcmp(status, "ok")) add_times(o, ns, n);
     cJSON_AddStringToObject(o, "status", status);
     if (strcmp(status, "ok")) cJSON_AddStringToObject(o, "reason", why);
-    if (g.source) {
-        cJSON_AddNumberToObject(o, "flops", g.k.f.flops);
-        cJSON *gl = cJSON_AddArrayToObject(o, "global"), *lc = cJSON_AddArrayToObject(o, "local");
-        for (int i = 0; i < 3; i++) {
-            cJSON_AddItemToArray(gl, cJSON_CreateNumber((double)g.k.global[i]));
-            cJSON_AddItemToArray(lc, cJSON_CreateNumber((double)g.k.local[i]));
-        }
-    }
+    if (g.source) add_launch(o, &g);
     if (have_ref) mg_host_free(&ref);
     if (have_h) mg_host_free(&h);
     mg_gen_free(&g);

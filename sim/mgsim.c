@@ -47,9 +47,9 @@ int main(int argc, char **argv)
         const char *names[64];
         size_t n = 0;
         for (const mg_command *k = mg_commands; k->name && n < 64; k++) names[n++] = k->name;
-        const char *s = mg_suggest(cmd, names, n);
-        fprintf(stderr, "mgsim: unknown command '%s'%s%s%s\nTry 'mgsim --help'.\n", cmd,
-                s ? " (did you mean '" : "", s ? s : "", s ? "'?)" : "");
+        mg_hint h;
+        fprintf(stderr, "mgsim: unknown command '%s'%s\nTry 'mgsim --help'.\n", cmd,
+                mg_hint_near(&h, cmd, names, n, "'"));
         return MG_EXIT_BAD;
     }
     return c->run(argc - 1, argv + 1);

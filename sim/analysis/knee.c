@@ -172,6 +172,60 @@ static int segment(const double *l, int n, double thr, int persist, unsigned cha
     return ns + 1;
 }
 
+/* Merge gradual transitions: drop a short middle segment (at most
+ * persist points) that is itself a ramp in the direction of the steps on
+ * both sides.  The segments kept, by index into seg, go to keep; returns
+ * how many. */
+static int merge_ramps(const mg_knee_seg *seg, int ns, const double *l, const unsigned char *out,
+                       int persist, double thr, int *keep)
+{
+    int nk = 0;
+    for (int s = 0; s < ns; s++) {
+        if (nk >= 2 && s < ns) {
+            const mg_knee_seg *a = &seg[keep[nk - 2]], *m = &seg[keep[nk - 1]], *b = &seg[s];
+            int d1 = m->level > a->level ? 1 : -1, d2 = b->level > m->level ? 1 : -1;
+            double span = l[last_kept(out, m->first, m->last)] - l[m->first];
+            if (d1 == d2 && m->last - m->first + 1 <= persist && d1 * span > thr / 2) {
+                /* drop the middle segment: its points belong to the transition */
+                keep[nk - 1] = s;
+                continue;
+            }
+        }
+        keep[nk++] = s;
+    }
+    return nk;
+}
+
+/* The step from segment a to segment b (levels in log): the last point on
+ * the old level and the first on the new, within thr of the levels (a
+ * merged transition's middle points are on neither), the ratio, the
+ * midpoint crossing; the confidence before the caller's discounts. */
+static void make_step(const double *x, const double *l, const unsigned char *out, double thr,
+                      const mg_knee_seg *a, const mg_knee_seg *b, mg_knee_step *st)
+{
+    int lo = last_kept(out, a->first, a->last), hi = b->first;
+    for (int j = a->last + 1; j <= b->last; j++)
+        if (!out[j] && fabs(l[j] - b->level) <= thr) {
+            hi = j;
+            break;
+        }
+    for (int j = lo; j >= a->first; j--)
+        if (!out[j] && fabs(l[j] - a->level) <= thr) {
+            lo = j;
+            break;
+        }
+    st->i_lo = lo;
+    st->i_hi = hi;
+    st->x_lo = x[st->i_lo];
+    st->x_hi = x[st->i_hi];
+    st->y_before = exp(a->level);
+    st->y_after = exp(b->level);
+    st->ratio = st->y_after / st->y_before;
+    st->x_mid = crossing(x, l, out, st->i_lo, st->i_hi, 0.5 * (a->level + b->level));
+    double z = fabs(b->level - a->level) / thr;
+    st->confidence = fmin(0.99, 0.5 + 0.25 * (z - 1));
+}
+
 int mg_knee_steps(const double *x, const double *y, const double *noise, int n,
                   const mg_knee_opts *opts, mg_knee_result *r)
 {
@@ -198,23 +252,8 @@ int mg_knee_steps(const double *x, const double *y, const double *noise, int n,
     int ns = segment(l, n, r->thr, o.persist, out, seg, &ends_alone);
     for (int i = 0; i < n; i++) r->outliers += out[i];
     for (int s = 0; s < ns; s++) seg[s].level = seg_level(l, out, seg[s].first, seg[s].last);
-    /* merge gradual transitions: a short middle segment that is itself a
-     * ramp in the direction of the steps on both sides */
     int keep[MG_KNEE_MAX_SEGS];
-    int nk = 0;
-    for (int s = 0; s < ns; s++) {
-        if (nk >= 2 && s < ns) {
-            const mg_knee_seg *a = &seg[keep[nk - 2]], *m = &seg[keep[nk - 1]], *b = &seg[s];
-            int d1 = m->level > a->level ? 1 : -1, d2 = b->level > m->level ? 1 : -1;
-            double span = l[last_kept(out, m->first, m->last)] - l[m->first];
-            if (d1 == d2 && m->last - m->first + 1 <= o.persist && d1 * span > r->thr / 2) {
-                /* drop the middle segment: its points belong to the transition */
-                keep[nk - 1] = s;
-                continue;
-            }
-        }
-        keep[nk++] = s;
-    }
+    int nk = merge_ramps(seg, ns, l, out, o.persist, r->thr, keep);
     r->n_segs = nk;
     for (int k = 0; k < nk; k++) {
         r->seg[k] = seg[keep[k]];
@@ -223,33 +262,11 @@ int mg_knee_steps(const double *x, const double *y, const double *noise, int n,
     for (int k = 0; k + 1 < nk; k++) {
         const mg_knee_seg *a = &seg[keep[k]], *b = &seg[keep[k + 1]];
         mg_knee_step *st = &r->step[r->n_steps++];
-        /* the last point on the old level and the first on the new, within
-         * thr of the levels (a merged transition's middle points are on
-         * neither) */
-        int lo = last_kept(out, a->first, a->last), hi = b->first;
-        for (int j = a->last + 1; j <= b->last; j++)
-            if (!out[j] && fabs(l[j] - b->level) <= r->thr) {
-                hi = j;
-                break;
-            }
-        for (int j = lo; j >= a->first; j--)
-            if (!out[j] && fabs(l[j] - a->level) <= r->thr) {
-                lo = j;
-                break;
-            }
-        st->i_lo = lo;
-        st->i_hi = hi;
-        st->x_lo = x[st->i_lo];
-        st->x_hi = x[st->i_hi];
-        st->y_before = exp(a->level);
-        st->y_after = exp(b->level);
-        st->ratio = st->y_after / st->y_before;
-        st->x_mid = crossing(x, l, out, st->i_lo, st->i_hi, 0.5 * (a->level + b->level));
-        double z = fabs(b->level - a->level) / r->thr;
-        double c = fmin(0.99, 0.5 + 0.25 * (z - 1));
-        if (k + 2 == nk && ends_alone && b->last == n - 1 && b->first == n - 1) c *= 0.7;
-        if (k == 0 && a->last == 0) c *= 0.8;
-        st->confidence = c;
+        make_step(x, l, out, r->thr, a, b, st);
+        /* less sure of a step to a last point alone, or from a first alone */
+        if (k + 2 == nk && ends_alone && b->last == n - 1 && b->first == n - 1)
+            st->confidence *= 0.7;
+        if (k == 0 && a->last == 0) st->confidence *= 0.8;
     }
     r->determined = 1;
     return 0;

@@ -192,9 +192,10 @@ int mg_profile_validate(const cJSON *p, const char *where, mg_diag *d)
     const cJSON *as = member(&v, p, "$", "aspects", cJSON_IsObject, "an object of aspects", 1);
     for (const cJSON *a = as ? as->child : NULL; a; a = a->next) {
         if (!mg_profile_is_aspect(a->string)) {
-            const char *s = mg_suggest(a->string, mg_profile_aspects, count(mg_profile_aspects));
-            mg_diag_error(d, "%s: $.aspects.%s: unknown aspect%s%s%s", where, a->string,
-                          s ? " (did you mean \"" : "", s ? s : "", s ? "\"?)" : "");
+            mg_hint h;
+            mg_diag_error(d, "%s: $.aspects.%s: unknown aspect%s", where, a->string,
+                          mg_hint_near(&h, a->string, mg_profile_aspects,
+                                       count(mg_profile_aspects), "\""));
             continue;
         }
         check_aspect(&v, a, a->string);
@@ -203,9 +204,9 @@ int mg_profile_validate(const cJSON *p, const char *where, mg_diag *d)
         static const char *const known[] = {"schema", "tool", "started", "updated", "device",
                                             "settings", "aspects", NULL};
         if (find(known, k->string) < 0) {
-            const char *s = mg_suggest(k->string, known, count(known));
-            mg_diag_error(d, "%s: $.%s: unknown key%s%s%s", where, k->string,
-                          s ? " (did you mean \"" : "", s ? s : "", s ? "\"?)" : "");
+            mg_hint h;
+            mg_diag_error(d, "%s: $.%s: unknown key%s", where, k->string,
+                          mg_hint_near(&h, k->string, known, count(known), "\""));
         }
     }
     return d->n == before ? 0 : -1;

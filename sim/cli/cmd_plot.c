@@ -6,6 +6,7 @@
  */
 #include "sim/cli/cli.h"
 #include "sim/plot/plot.h"
+#include "base/strsim.h"
 
 #include <getopt.h>
 #include <stdlib.h>
@@ -39,22 +40,45 @@ static void plot_usage(FILE *f)
             "  mgsim plot chase configs/measured/h100/profile.json -o chase.svg\n");
 }
 
-int mg_cmd_plot(int argc, char **argv)
+/* The command line of plot. */
+typedef struct plot_args {
+    const char *out, *data, *cfg;     /* -o (KIND.png when not given), --data, --config */
+    const mg_plot_kind *kind;
+    int n;                            /* the INPUTs */
+    char **inputs;
+    int render;                       /* draw an image (not only --data) */
+    char defout[64];
+} plot_args;
+
+/* "unknown kind" with the list of kinds; returns 2. */
+static int unknown_kind(const char *name)
+{
+    const char *names[16];
+    size_t n = 0;
+    for (const mg_plot_kind *k = mg_plot_kinds; k->name && n < 16; k++) names[n++] = k->name;
+    char list[256];
+    return mg_cli_usage_error("plot", "unknown kind '%s' (kinds: %s)", name,
+                              mg_join_names(list, sizeof list, names, n, ", "));
+}
+
+/* Parse plot's options and operands into a.  Returns -1 when the command
+ * should go on, else its exit status (--help: 0; a usage error, printed: 2). */
+static int plot_parse(int argc, char **argv, plot_args *a)
 {
     static const struct option opts[] = {
         {"output", required_argument, NULL, 'o'}, {"config", required_argument, NULL, 'c'},
         {"data", required_argument, NULL, 'd'},   {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    const char *out = NULL, *data = NULL, *cfg = NULL;
+    memset(a, 0, sizeof *a);
     opterr = 0;
     optind = 0;
     int c;
     while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
         switch (c) {
-        case 'o': out = optarg; break;
-        case 'c': cfg = optarg; break;
-        case 'd': data = optarg; break;
+        case 'o': a->out = optarg; break;
+        case 'c': a->cfg = optarg; break;
+        case 'd': a->data = optarg; break;
         case 'h': plot_usage(stdout); return MG_EXIT_OK;
         default:
             return mg_cli_usage_error("plot", "unknown or incomplete option '%s'",
@@ -62,64 +86,81 @@ int mg_cmd_plot(int argc, char **argv)
         }
     }
     if (optind >= argc) return mg_cli_usage_error("plot", "expected a KIND and its INPUT");
-    const mg_plot_kind *kind = mg_plot_kind_find(argv[optind]);
-    if (!kind) {
-        char names[256] = "";
-        for (const mg_plot_kind *k = mg_plot_kinds; k->name; k++)
-            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
-                     names[0] ? ", " : "", k->name);
-        return mg_cli_usage_error("plot", "unknown kind '%s' (kinds: %s)", argv[optind], names);
-    }
-    int n = argc - optind - 1;
-    char **inputs = argv + optind + 1;
-    if (n < 1) return mg_cli_usage_error("plot", "%s: expected INPUT (%s)", kind->name,
-                                         kind->input);
-    if (kind->max_inputs && n > kind->max_inputs)
+    const mg_plot_kind *kind = a->kind = mg_plot_kind_find(argv[optind]);
+    if (!kind) return unknown_kind(argv[optind]);
+    a->n = argc - optind - 1;
+    a->inputs = argv + optind + 1;
+    if (a->n < 1) return mg_cli_usage_error("plot", "%s: expected INPUT (%s)", kind->name,
+                                            kind->input);
+    if (kind->max_inputs && a->n > kind->max_inputs)
         return mg_cli_usage_error("plot", "%s takes %d INPUT, got %d", kind->name,
-                                  kind->max_inputs, n);
-    if (cfg && strcmp(kind->name, "roofline"))
+                                  kind->max_inputs, a->n);
+    if (a->cfg && strcmp(kind->name, "roofline"))
         return mg_cli_usage_error("plot", "--config applies to roofline only");
-    char defout[64];
-    int render = out || !data;
-    if (!out) {
-        snprintf(defout, sizeof defout, "%s.png", kind->name);
-        out = defout;
+    a->render = a->out || !a->data;
+    if (!a->out) {
+        snprintf(a->defout, sizeof a->defout, "%s.png", kind->name);
+        a->out = a->defout;
     }
-    if (render && !mg_plot_term(out))
-        return mg_cli_usage_error("plot", "%s: unknown image type (use .png or .svg)", out);
+    if (a->render && !mg_plot_term(a->out))
+        return mg_cli_usage_error("plot", "%s: unknown image type (use .png or .svg)", a->out);
+    return -1;
+}
+
+/* Find gnuplot and KIND's script (both malloc'd).  0, or -1 with the
+ * message printed. */
+static int find_tools(const mg_plot_kind *kind, char **gnuplot, char **scripts)
+{
+    *gnuplot = mg_plot_find_gnuplot();
+    if (!*gnuplot) {
+        fprintf(stderr, "mgsim: plot: gnuplot not found on PATH; install it (Debian: "
+                        "apt-get install gnuplot-nox, or sh mk/deps.sh install), or "
+                        "write the data only with --data DIR\n");
+        return -1;
+    }
+    *scripts = mg_plot_find_scripts(kind->script);
+    if (!*scripts) {
+        fprintf(stderr, "mgsim: plot: cannot find the gnuplot script %s (looked in "
+                        "$MGSIM_PLOTS, BINDIR/../share/mgsim/plots and BINDIR/../plots);"
+                        " set MGSIM_PLOTS to the plots/ folder\n", kind->script);
+        free(*gnuplot);
+        *gnuplot = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+/* Write the data files and, unless only --data, draw the image; say what
+ * was written on stdout.  0, or -1 with messages in d. */
+static int plot_draw(const plot_args *a, const char *gnuplot, const char *scripts, mg_diag *d)
+{
+    mg_plot_job job;
+    int rc = -1;
+    if (mg_plot_job_init(&job, a->data, d)) goto done;
+    job.config = a->cfg;
+    if (a->kind->prepare(&job, a->n, a->inputs, d) || mg_plot_job_finish(&job, d)) goto done;
+    if (a->render && mg_plot_render(&job, gnuplot, scripts, a->kind->script, a->out, d))
+        goto done;
+    if (a->render) printf("%s: %s\n", a->out, job.summary);
+    else printf("%s: data for %s\n", a->data, job.summary);
+    rc = 0;
+done:
+    mg_plot_job_free(&job);
+    return rc;
+}
+
+int mg_cmd_plot(int argc, char **argv)
+{
+    plot_args a;
+    int rc = plot_parse(argc, argv, &a);
+    if (rc >= 0) return rc;
     char *gnuplot = NULL, *scripts = NULL;
-    if (render) {
-        gnuplot = mg_plot_find_gnuplot();
-        if (!gnuplot) {
-            fprintf(stderr, "mgsim: plot: gnuplot not found on PATH; install it (Debian: "
-                            "apt-get install gnuplot-nox, or sh mk/deps.sh install), or "
-                            "write the data only with --data DIR\n");
-            return MG_EXIT_BAD;
-        }
-        scripts = mg_plot_find_scripts(kind->script);
-        if (!scripts) {
-            fprintf(stderr, "mgsim: plot: cannot find the gnuplot script %s (looked in "
-                            "$MGSIM_PLOTS, BINDIR/../share/mgsim/plots and BINDIR/../plots);"
-                            " set MGSIM_PLOTS to the plots/ folder\n", kind->script);
-            free(gnuplot);
-            return MG_EXIT_BAD;
-        }
-    }
+    if (a.render && find_tools(a.kind, &gnuplot, &scripts)) return MG_EXIT_BAD;
     mg_diag d;
     mg_diag_init(&d);
-    mg_plot_job job;
-    int rc = MG_EXIT_BAD;
-    if (mg_plot_job_init(&job, data, &d)) goto done;
-    job.config = cfg;
-    if (kind->prepare(&job, n, inputs, &d) || mg_plot_job_finish(&job, &d)) goto done;
-    if (render && mg_plot_render(&job, gnuplot, scripts, kind->script, out, &d)) goto done;
-    if (render) printf("%s: %s\n", out, job.summary);
-    else printf("%s: data for %s\n", data, job.summary);
-    rc = MG_EXIT_OK;
-done:
+    rc = plot_draw(&a, gnuplot, scripts, &d) ? MG_EXIT_BAD : MG_EXIT_OK;
     if (mg_diag_failed(&d)) mg_diag_print(&d, stderr, "mgsim");
     mg_diag_free(&d);
-    mg_plot_job_free(&job);
     free(gnuplot);
     free(scripts);
     return rc;

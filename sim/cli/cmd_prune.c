@@ -204,7 +204,14 @@ static cJSON *summary_json(const mg_space *sp, const mg_space_stats *st, const m
     return j;
 }
 
-int mg_cmd_prune(int argc, char **argv)
+typedef struct prune_args {
+    const char *cfg, *space, *rules, *outp, *golden, *results;
+    int json, summary, update;
+} prune_args;
+
+/* Parse prune's options into a.  Returns -1 when the command should go
+ * on, else its exit status (--help: 0; a usage error, printed: 2). */
+static int prune_parse(int argc, char **argv, prune_args *a)
 {
     static const struct option opts[] = {
         {"config", required_argument, NULL, 'c'}, {"space", required_argument, NULL, 's'},
@@ -214,23 +221,21 @@ int mg_cmd_prune(int argc, char **argv)
         {"results", required_argument, NULL, 'R'},
         {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
     };
-    const char *cfg = NULL, *space = NULL, *rules = NULL, *outp = NULL, *golden = NULL;
-    const char *results = NULL;
-    int json = 0, summary = 0, update = 0;
+    memset(a, 0, sizeof *a);
     opterr = 0;
     optind = 0;
     int c;
     while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
         switch (c) {
-        case 'c': cfg = optarg; break;
-        case 's': space = optarg; break;
-        case 'r': rules = optarg; break;
-        case 'j': json = 1; break;
-        case 'S': summary = 1; break;
-        case 'o': outp = optarg; break;
-        case 'g': golden = optarg; break;
-        case 'u': update = 1; break;
-        case 'R': results = optarg; break;
+        case 'c': a->cfg = optarg; break;
+        case 's': a->space = optarg; break;
+        case 'r': a->rules = optarg; break;
+        case 'j': a->json = 1; break;
+        case 'S': a->summary = 1; break;
+        case 'o': a->outp = optarg; break;
+        case 'g': a->golden = optarg; break;
+        case 'u': a->update = 1; break;
+        case 'R': a->results = optarg; break;
         case 'h': prune_usage(stdout); return MG_EXIT_OK;
         default:
             return mg_cli_usage_error("prune", "unknown or incomplete option '%s'",
@@ -238,96 +243,140 @@ int mg_cmd_prune(int argc, char **argv)
         }
     }
     if (optind < argc) return mg_cli_usage_error("prune", "unexpected operand '%s'", argv[optind]);
-    if (!cfg || !space || !rules)
+    if (!a->cfg || !a->space || !a->rules)
         return mg_cli_usage_error("prune", "--config, --space and --rules are required");
-    if (update && !golden) return mg_cli_usage_error("prune", "--update-golden needs --golden");
-    if (results && !update)
+    if (a->update && !a->golden)
+        return mg_cli_usage_error("prune", "--update-golden needs --golden");
+    if (a->results && !a->update)
         return mg_cli_usage_error("prune", "--results records a best: it needs --update-golden");
+    return -1;
+}
 
-    mg_diag d;
-    mg_diag_init(&d);
-    mg_device *dev = calloc(1, sizeof *dev);
-    mg_space *sp = calloc(1, sizeof *sp);
-    mg_space_stats *st = calloc(1, sizeof *st);
+/* What prune reads and what it decides. */
+typedef struct prune_state {
+    mg_device *dev;
+    mg_space *sp;
+    mg_space_stats *st;
     mg_rules r;
-    mg_decisions cur = {0}, gold = {0};
-    int rc = MG_EXIT_BAD;
-    if (!dev || !sp || !st) goto out;
-    if (mg_device_load(cfg, 0, dev, &d) | mg_space_load(space, sp, &d) |
-        mg_rules_load(rules, &r, &d))
-        goto out;
-    if (golden && !update && mg_golden_read(golden, &gold, &d)) goto out;
-    uint64_t bi = 0, rsize = 0;
-    double bs = 0;
-    if (results && results_best(results, sp, &rsize, &bi, &bs, &d)) goto out;
+    mg_decisions cur, gold;      /* this run's decisions; the golden's (checking) */
+    uint64_t best, rsize;        /* --results: the best's index, the sweep's space size */
+    double best_s;               /* --results: the best's time */
+} prune_state;
 
+/* Load the config, space and rules, the golden when checking it, and the
+ * best of --results.  0, or -1 with messages in d. */
+static int prune_load(const prune_args *a, prune_state *ps, mg_diag *d)
+{
+    if (!ps->dev || !ps->sp || !ps->st) return -1;
+    if (mg_device_load(a->cfg, 0, ps->dev, d) | mg_space_load(a->space, ps->sp, d) |
+        mg_rules_load(a->rules, &ps->r, d))
+        return -1;
+    if (a->golden && !a->update && mg_golden_read(a->golden, &ps->gold, d)) return -1;
+    if (a->results && results_best(a->results, ps->sp, &ps->rsize, &ps->best, &ps->best_s, d))
+        return -1;
+    return 0;
+}
+
+/* Decide every member of the space and write the report (the candidate
+ * lines or array, then the summary) to -o or stdout; the decisions go to
+ * ps->cur when there is a golden.  0, or -1 with messages in d. */
+static int prune_report(const prune_args *a, prune_state *ps, mg_diag *d)
+{
     mg_afile af;
     FILE *f = stdout;
-    if (outp && !(f = mg_afile_open(&af, outp))) {
-        mg_diag_error(&d, "%s: cannot write: %s", outp, strerror(errno));
-        goto out;
+    if (a->outp && !(f = mg_afile_open(&af, a->outp))) {
+        mg_diag_error(d, "%s: cannot write: %s", a->outp, strerror(errno));
+        return -1;
     }
-    pctx x = {dev, &r, (!json && !summary) ? f : NULL,
-              (json && !summary) ? cJSON_CreateArray() : NULL, golden ? &cur : NULL,
-              0, {0}, {0}, &d, 0};
-    mg_space_enumerate(sp, prune_one, &x, st);
-    if (x.failed || (results && rsize != st->size)) {
-        if (results && rsize != st->size)
-            mg_diag_error(&d, "%s: a sweep of %" PRIu64 " members, the space has %" PRIu64
-                          " now (regenerate the results)", results, rsize, st->size);
-        if (outp) mg_afile_abort(&af);
+    pctx x = {.dev = ps->dev,
+              .rules = &ps->r,
+              .out = (!a->json && !a->summary) ? f : NULL,
+              .arr = (a->json && !a->summary) ? cJSON_CreateArray() : NULL,
+              .rec = a->golden ? &ps->cur : NULL,
+              .d = d};
+    mg_space_enumerate(ps->sp, prune_one, &x, ps->st);
+    if (x.failed || (a->results && ps->rsize != ps->st->size)) {
+        if (a->results && ps->rsize != ps->st->size)
+            mg_diag_error(d, "%s: a sweep of %" PRIu64 " members, the space has %" PRIu64
+                          " now (regenerate the results)", a->results, ps->rsize, ps->st->size);
+        if (a->outp) mg_afile_abort(&af);
         cJSON_Delete(x.arr);
-        goto out;
+        return -1;
     }
-    if (json) {
-        cJSON *j = summary_json(sp, st, dev, &r, &x);
+    if (a->json) {
+        cJSON *j = summary_json(ps->sp, ps->st, ps->dev, &ps->r, &x);
         if (x.arr) cJSON_AddItemToObject(j, "candidates", x.arr);
         mg_json_write(f, j);
         cJSON_Delete(j);
     } else {
-        summary_text(f, sp, st, dev, &r, &x);
+        summary_text(f, ps->sp, ps->st, ps->dev, &ps->r, &x);
     }
-    if (outp && mg_afile_commit(&af)) {
-        mg_diag_error(&d, "%s: write failed", outp);
-        goto out;
+    if (a->outp && mg_afile_commit(&af)) {
+        mg_diag_error(d, "%s: write failed", a->outp);
+        return -1;
     }
-    rc = MG_EXIT_OK;
-    if (golden && update) {
-        snprintf(cur.config, sizeof cur.config, "%s", dev->name);
-        snprintf(cur.space, sizeof cur.space, "%s", sp->name);
-        snprintf(cur.rules, sizeof cur.rules, "%s", r.name);
-        if (results && bi >= cur.n) {
-            mg_diag_error(&d, "%s: best #%" PRIu64 " is not a member of the space", results, bi);
-            rc = MG_EXIT_BAD;
-            goto out;
-        }
-        if (results && !(cur.best = strdup(cur.v[bi].sched))) {
-            rc = MG_EXIT_BAD;
-            goto out;
-        }
-        if (mg_golden_write(golden, &cur, &d)) rc = MG_EXIT_BAD;
-        else if (results)
-            fprintf(stderr, "mgsim: prune: recorded %zu decisions and the best (#%" PRIu64
-                    ", %.6g s, %s now) in %s\n", cur.n, bi, bs, cur.v[bi].mask ? "pruned" : "kept",
-                    golden);
-        else fprintf(stderr, "mgsim: prune: recorded %zu decisions in %s\n", cur.n, golden);
-    } else if (golden) {
-        size_t n = mg_golden_diff(&gold, &cur, stderr, 20);
-        if (n) {
-            fprintf(stderr, "mgsim: prune: %s: decisions differ from the golden\n", golden);
-            rc = MG_EXIT_NO;
-        } else {
-            fprintf(stderr, "mgsim: prune: %s: all %zu decisions match\n", golden, cur.n);
-        }
+    return 0;
+}
+
+/* --update-golden: record this run's decisions (and the --results best)
+ * in the golden, and say so on stderr.  The exit status. */
+static int prune_record(const prune_args *a, prune_state *ps, mg_diag *d)
+{
+    mg_decisions *cur = &ps->cur;
+    snprintf(cur->config, sizeof cur->config, "%s", ps->dev->name);
+    snprintf(cur->space, sizeof cur->space, "%s", ps->sp->name);
+    snprintf(cur->rules, sizeof cur->rules, "%s", ps->r.name);
+    uint64_t bi = ps->best;
+    if (a->results && bi >= cur->n) {
+        mg_diag_error(d, "%s: best #%" PRIu64 " is not a member of the space", a->results, bi);
+        return MG_EXIT_BAD;
     }
-out:
+    if (a->results && !(cur->best = strdup(cur->v[bi].sched))) return MG_EXIT_BAD;
+    if (mg_golden_write(a->golden, cur, d)) return MG_EXIT_BAD;
+    if (a->results)
+        fprintf(stderr, "mgsim: prune: recorded %zu decisions and the best (#%" PRIu64
+                ", %.6g s, %s now) in %s\n", cur->n, bi, ps->best_s,
+                cur->v[bi].mask ? "pruned" : "kept", a->golden);
+    else fprintf(stderr, "mgsim: prune: recorded %zu decisions in %s\n", cur->n, a->golden);
+    return MG_EXIT_OK;
+}
+
+/* --golden without --update-golden: compare this run's decisions with the
+ * golden's, the differences on stderr.  The exit status (1: they differ). */
+static int prune_check(const prune_args *a, const prune_state *ps)
+{
+    size_t n = mg_golden_diff(&ps->gold, &ps->cur, stderr, 20);
+    if (n) {
+        fprintf(stderr, "mgsim: prune: %s: decisions differ from the golden\n", a->golden);
+        return MG_EXIT_NO;
+    }
+    fprintf(stderr, "mgsim: prune: %s: all %zu decisions match\n", a->golden, ps->cur.n);
+    return MG_EXIT_OK;
+}
+
+int mg_cmd_prune(int argc, char **argv)
+{
+    prune_args a;
+    int rc = prune_parse(argc, argv, &a);
+    if (rc >= 0) return rc;
+    mg_diag d;
+    mg_diag_init(&d);
+    prune_state ps = {.dev = calloc(1, sizeof *ps.dev),
+                      .sp = calloc(1, sizeof *ps.sp),
+                      .st = calloc(1, sizeof *ps.st)};
+    rc = MG_EXIT_BAD;
+    if (!prune_load(&a, &ps, &d) && !prune_report(&a, &ps, &d)) {
+        if (a.golden && a.update) rc = prune_record(&a, &ps, &d);
+        else if (a.golden) rc = prune_check(&a, &ps);
+        else rc = MG_EXIT_OK;
+    }
     if (rc == MG_EXIT_BAD) mg_diag_print(&d, stderr, "mgsim");
     mg_diag_free(&d);
-    mg_decisions_free(&cur);
-    mg_decisions_free(&gold);
-    if (sp) mg_space_free(sp);
-    free(dev);
-    free(sp);
-    free(st);
+    mg_decisions_free(&ps.cur);
+    mg_decisions_free(&ps.gold);
+    if (ps.sp) mg_space_free(ps.sp);
+    free(ps.dev);
+    free(ps.sp);
+    free(ps.st);
     return rc;
 }

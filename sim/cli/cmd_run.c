@@ -64,7 +64,32 @@ static int run_schedule(const mg_device *dev, int n, char **words, mg_gen *g, mg
     return mg_gen_prepare(g, &s, d);
 }
 
-int mg_cmd_run(int argc, char **argv)
+/* Print, now (before the report), the warning that the trace's warps are
+ * not the device's.  Its own collector, so the config loader's warnings,
+ * which `run` does not show, stay unprinted. */
+static void warn_warp_width(const mg_device *dev, const mg_trace_header *hdr, const char *what)
+{
+    mg_diag w;
+    mg_diag_init(&w);
+    mg_diag_warn(&w, "%s: the trace groups lanes in warps of %u, %s's warp is %lld: the "
+                 "trace's warps are replayed as they are (regenerate with warp=%lld to match)",
+                 what, hdr->warp_width, dev->name, (long long)dev->warp_width,
+                 (long long)dev->warp_width);
+    mg_diag_print(&w, stderr, "mgsim");
+    mg_diag_free(&w);
+}
+
+/* The command line of run. */
+typedef struct run_args {
+    const char *cfg, *trace, *out;    /* out "-": stdout */
+    int json, sample;
+    int nwords;                       /* the schedule (OP key=value ...), when no --trace */
+    char **words;
+} run_args;
+
+/* Parse run's options into a.  Returns -1 when the command should go on,
+ * else its exit status (--help: 0; a usage error, printed: 2). */
+static int run_parse(int argc, char **argv, run_args *a)
 {
     static const struct option opts[] = {
         {"config", required_argument, NULL, 'c'}, {"trace", required_argument, NULL, 't'},
@@ -72,20 +97,19 @@ int mg_cmd_run(int argc, char **argv)
         {"help", no_argument, NULL, 'h'},         {"sample", required_argument, NULL, 's'},
         {NULL, 0, NULL, 0},
     };
-    const char *cfg = NULL, *trace = NULL, *out = "-";
-    int json = 0, sample = MG_SAMPLE_OFF;
+    *a = (run_args){.out = "-", .sample = MG_SAMPLE_OFF};
     opterr = 0;
     optind = 0;
     int c;
     while ((c = getopt_long(argc, argv, "c:t:o:h", opts, NULL)) != -1) {
         switch (c) {
-        case 'c': cfg = optarg; break;
-        case 't': trace = optarg; break;
-        case 'j': json = 1; break;
-        case 'o': out = optarg; break;
+        case 'c': a->cfg = optarg; break;
+        case 't': a->trace = optarg; break;
+        case 'j': a->json = 1; break;
+        case 'o': a->out = optarg; break;
         case 'h': run_usage(stdout); return MG_EXIT_OK;
         case 's':
-            if (mg_sample_parse(optarg, &sample))
+            if (mg_sample_parse(optarg, &a->sample))
                 return mg_cli_usage_error("run", "--sample: expected off, auto or a number of "
                                           "waves 1..1000, not '%s'", optarg);
             break;
@@ -94,57 +118,71 @@ int mg_cmd_run(int argc, char **argv)
                                       argv[optind - 1]);
         }
     }
-    if (!cfg) return mg_cli_usage_error("run", "--config CFG is required");
-    if (!trace && optind >= argc)
+    if (!a->cfg) return mg_cli_usage_error("run", "--config CFG is required");
+    if (!a->trace && optind >= argc)
         return mg_cli_usage_error("run", "expected --trace FILE or a schedule (OP key=value ...)");
-    if (trace && optind < argc)
+    if (a->trace && optind < argc)
         return mg_cli_usage_error("run", "give --trace FILE or a schedule, not both");
+    a->nwords = argc - optind;
+    a->words = argv + optind;
+    return -1;
+}
+
+/* Simulate src on dev and write the report (text or JSON) to -o
+ * atomically.  0, or -1 with messages in d. */
+static int run_report(const run_args *a, const mg_device *dev, mg_trace_source *src, mg_diag *d)
+{
+    mg_sim_stats st;
+    mg_sim_opts so = {0};
+    so.sample = a->sample;
+    if (mg_sim_run(dev, src, &so, &st, d)) return -1;
+    mg_roofline rf;
+    mg_roofline_compute(dev, &st, &rf);
+    mg_afile af;
+    FILE *f = mg_afile_open(&af, a->out);
+    if (!f) {
+        mg_diag_error(d, "%s: cannot write: %s", a->out, strerror(errno));
+        return -1;
+    }
+    if (a->json) {
+        cJSON *j = mg_sim_to_json(dev, src->hdr, &st, &rf);
+        mg_json_write(f, j);
+        cJSON_Delete(j);
+    } else {
+        mg_sim_print_text(f, dev, src->hdr, &st, &rf);
+    }
+    if (mg_afile_commit(&af)) {
+        mg_diag_error(d, "%s: write failed: %s", a->out, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int mg_cmd_run(int argc, char **argv)
+{
+    run_args a;
+    int rc = run_parse(argc, argv, &a);
+    if (rc >= 0) return rc;
     mg_diag d;
     mg_diag_init(&d);
-    int rc = MG_EXIT_BAD;
+    rc = MG_EXIT_BAD;
     mg_device *dev = malloc(sizeof *dev);
     mg_gen *g = calloc(1, sizeof *g);
     mg_trace_reader *rd = NULL;
     mg_trace_source src;
     mg_gen_stream gs;
-    if (!dev || !g || mg_device_load(cfg, 0, dev, &d)) goto done;
-    if (trace) {
-        rd = mg_trace_reader_open(trace, &d);
+    if (!dev || !g || mg_device_load(a.cfg, 0, dev, &d)) goto done;
+    if (a.trace) {
+        rd = mg_trace_reader_open(a.trace, &d);
         if (!rd) goto done;
         src = mg_trace_reader_source(rd);
     } else {
-        if (run_schedule(dev, argc - optind, argv + optind, g, &d)) goto done;
+        if (run_schedule(dev, a.nwords, a.words, g, &d)) goto done;
         src = mg_gen_source(&gs, g);
     }
     if (src.hdr->warp_width != (uint32_t)dev->warp_width)
-        fprintf(stderr, "mgsim: warning: %s: the trace groups lanes in warps of %u, %s's warp "
-                "is %lld: the trace's warps are replayed as they are (regenerate with "
-                "warp=%lld to match)\n", trace ? trace : src.hdr->kernel, src.hdr->warp_width,
-                dev->name, (long long)dev->warp_width, (long long)dev->warp_width);
-    mg_sim_stats st;
-    mg_sim_opts so = {0};
-    so.sample = sample;
-    if (mg_sim_run(dev, &src, &so, &st, &d)) goto done;
-    mg_roofline rf;
-    mg_roofline_compute(dev, &st, &rf);
-    mg_afile af;
-    FILE *f = mg_afile_open(&af, out);
-    if (!f) {
-        mg_diag_error(&d, "%s: cannot write: %s", out, strerror(errno));
-        goto done;
-    }
-    if (json) {
-        cJSON *j = mg_sim_to_json(dev, src.hdr, &st, &rf);
-        mg_json_write(f, j);
-        cJSON_Delete(j);
-    } else {
-        mg_sim_print_text(f, dev, src.hdr, &st, &rf);
-    }
-    if (mg_afile_commit(&af)) {
-        mg_diag_error(&d, "%s: write failed: %s", out, strerror(errno));
-        goto done;
-    }
-    rc = MG_EXIT_OK;
+        warn_warp_width(dev, src.hdr, a.trace ? a.trace : src.hdr->kernel);
+    if (!run_report(&a, dev, &src, &d)) rc = MG_EXIT_OK;
 done:
     /* warnings (unsourced config values) are not interesting here */
     if (mg_diag_failed(&d)) mg_diag_print(&d, stderr, "mgsim");

@@ -54,7 +54,17 @@ static void sweep_usage(FILE *f)
             "      --rules configs/rules/romou.json --pruned-only -j 2 -o conv1x1-14.jsonl\n");
 }
 
-int mg_cmd_sweep(int argc, char **argv)
+/* The command line of sweep. */
+typedef struct sweep_cli {
+    mg_sweep_args a;              /* the options it shares with whatif */
+    const char *outp;             /* -o RESULTS, or NULL */
+    int json, restart, timing;
+    unsigned long long limit;     /* --limit, 0: none */
+} sweep_cli;
+
+/* Parse sweep's options into w.  Returns -1 when the command should go
+ * on, else its exit status (--help: 0; a usage error, printed: 2). */
+static int sweep_parse(int argc, char **argv, sweep_cli *w)
 {
     static const struct option opts[] = {
         {"config", required_argument, NULL, 'c'},   {"space", required_argument, NULL, 's'},
@@ -66,81 +76,100 @@ int mg_cmd_sweep(int argc, char **argv)
         {"limit", required_argument, NULL, 'L'},    {"cutoff", required_argument, NULL, 'X'},
         {NULL, 0, NULL, 0},
     };
-    mg_sweep_args a;
-    mg_sweep_args_init(&a);
-    const char *outp = NULL;
-    int json = 0, restart = 0, timing = 0;
-    unsigned long long limit = 0;
+    mg_sweep_args *a = &w->a;
+    mg_sweep_args_init(a);
+    w->outp = NULL;
+    w->json = w->restart = w->timing = 0;
+    w->limit = 0;
     char *end;
     opterr = 0;
     optind = 0;
     int c;
     while ((c = getopt_long(argc, argv, "j:o:h", opts, NULL)) != -1) {
-        if (c == 'o') outp = optarg;
-        else if (c == 'R') restart = 1;
-        else if (c == 'J') json = 1;
-        else if (c == 'T') timing = 1;
+        if (c == 'o') w->outp = optarg;
+        else if (c == 'R') w->restart = 1;
+        else if (c == 'J') w->json = 1;
+        else if (c == 'T') w->timing = 1;
         else if (c == 'L') {
-            limit = strtoull(optarg, &end, 10);
-            if (end == optarg || *end || !limit || optarg[0] == '-')
+            w->limit = strtoull(optarg, &end, 10);
+            if (end == optarg || *end || !w->limit || optarg[0] == '-')
                 return mg_cli_usage_error("sweep", "--limit: expected a count >= 1, got '%s'",
                                           optarg);
         }
         else if (c == 'h') { sweep_usage(stdout); return MG_EXIT_OK; }
-        else if (mg_sweep_args_opt(&a, "sweep", c, optarg, argv[optind - 1]))
+        else if (mg_sweep_args_opt(a, "sweep", c, optarg, argv[optind - 1]))
             return MG_EXIT_BAD;
     }
     if (optind < argc) return mg_cli_usage_error("sweep", "unexpected operand '%s'", argv[optind]);
-    if (!a.cfg || !a.space)
+    if (!a->cfg || !a->space)
         return mg_cli_usage_error("sweep", "--config and --space are required");
-    if (mg_sweep_args_check(&a, "sweep")) return MG_EXIT_BAD;
-    if (a.cutoff > 0 && limit)
+    if (mg_sweep_args_check(a, "sweep")) return MG_EXIT_BAD;
+    if (a->cutoff > 0 && w->limit)
         return mg_cli_usage_error("sweep", "--cutoff and --limit do not combine (the bar needs "
                                   "every kept candidate first)");
-    if (restart && !outp) return mg_cli_usage_error("sweep", "--restart needs -o RESULTS");
+    if (w->restart && !w->outp)
+        return mg_cli_usage_error("sweep", "--restart needs -o RESULTS");
+    return -1;
+}
 
-    mg_diag d;
-    mg_diag_init(&d);
-    mg_sweep_inputs in;
-    memset(&in, 0, sizeof in);
-    mg_sweep_sum *sum = calloc(1, sizeof *sum);
-    int rc = MG_EXIT_BAD;
-    if (!sum || mg_sweep_inputs_load(&in, &a, &d)) goto out;
-    mg_sweep_cfg cfg;
-    mg_sweep_cfg_init(&cfg, &in, &a);
-    cfg.results = outp;
-    cfg.restart = restart;
-    cfg.limit = limit;
-    mg_cli_catch_stop();
-    int run = mg_sweep_run(&cfg, sum, &d);
-    mg_cli_release_stop();
-    if (run) goto out;
+/* The lines on stderr after a run: records resumed, the speed (--time or
+ * progress shown) and, when interrupted, what was kept. */
+static void sweep_notes(const sweep_cli *w, const mg_sweep_cfg *cfg, const mg_sweep_sum *sum)
+{
     if (sum->resumed)
         fprintf(stderr, "mgsim: sweep: resumed %" PRIu64 " records from %s\n", sum->resumed,
-                outp);
-    if (timing || cfg.progress)
+                w->outp);
+    if (w->timing || cfg->progress)
         fprintf(stderr, "mgsim: sweep: simulated %" PRIu64 " candidates in %.2f s "
                 "(%.2f candidates/s, -j %d; %" PRIu64 " copied from an identical simulation)\n",
                 sum->ran, sum->wall_s, sum->wall_s > 0 ? (double)sum->ran / sum->wall_s : 0.0,
-                cfg.threads, sum->copied);
-    if (sum->interrupted) {
-        if (outp)
-            fprintf(stderr, "mgsim: sweep: interrupted; %s holds %" PRIu64 " records; rerun "
-                    "the same command to resume\n", outp, sum->resumed + sum->ran);
-        else
-            fprintf(stderr, "mgsim: sweep: interrupted (no -o: nothing kept)\n");
-        rc = MG_EXIT_INTERRUPTED;
-        goto out;
-    }
-    if (json) {
+                cfg->threads, sum->copied);
+    if (!sum->interrupted) return;
+    if (w->outp)
+        fprintf(stderr, "mgsim: sweep: interrupted; %s holds %" PRIu64 " records; rerun "
+                "the same command to resume\n", w->outp, sum->resumed + sum->ran);
+    else
+        fprintf(stderr, "mgsim: sweep: interrupted (no -o: nothing kept)\n");
+}
+
+/* Print the summary (text or JSON) on stdout.  The exit status. */
+static int sweep_report(const sweep_cli *w, const mg_sweep_sum *sum)
+{
+    if (w->json) {
         cJSON *j = mg_sweep_sum_json(sum);
         mg_json_write(stdout, j);
         cJSON_Delete(j);
     } else {
         mg_sweep_sum_print(sum, stdout);
     }
-    rc = fflush(stdout) ? MG_EXIT_BAD : MG_EXIT_OK;
-out:
+    return fflush(stdout) ? MG_EXIT_BAD : MG_EXIT_OK;
+}
+
+int mg_cmd_sweep(int argc, char **argv)
+{
+    sweep_cli w;
+    int rc = sweep_parse(argc, argv, &w);
+    if (rc >= 0) return rc;
+    mg_diag d;
+    mg_diag_init(&d);
+    mg_sweep_inputs in;
+    memset(&in, 0, sizeof in);
+    mg_sweep_sum *sum = calloc(1, sizeof *sum);
+    rc = MG_EXIT_BAD;
+    if (sum && !mg_sweep_inputs_load(&in, &w.a, &d)) {
+        mg_sweep_cfg cfg;
+        mg_sweep_cfg_init(&cfg, &in, &w.a);
+        cfg.results = w.outp;
+        cfg.restart = w.restart;
+        cfg.limit = w.limit;
+        mg_cli_catch_stop();
+        int run = mg_sweep_run(&cfg, sum, &d);
+        mg_cli_release_stop();
+        if (!run) {
+            sweep_notes(&w, &cfg, sum);
+            rc = sum->interrupted ? MG_EXIT_INTERRUPTED : sweep_report(&w, sum);
+        }
+    }
     if (rc == MG_EXIT_BAD) mg_diag_print(&d, stderr, "mgsim");
     mg_diag_free(&d);
     mg_sweep_inputs_free(&in);

@@ -101,7 +101,27 @@ static int parse_sample(const char *s, int *out)
     return 0;
 }
 
-int mg_cmd_validate(int argc, char **argv)
+/* The command line of validate. */
+typedef struct validate_args {
+    const char *cfg, *timings, *out, *jfile, *png;   /* out "-": stdout */
+    int json;
+    mg_validate_opts vo;
+} validate_args;
+
+/* Parse -j N (1..256) into *jobs.  0, or the usage error's exit status. */
+static int parse_jobs(const char *s, int *jobs)
+{
+    char *e;
+    long v = strtol(s, &e, 10);
+    if (*e || v < 1 || v > 256)
+        return mg_cli_usage_error("validate", "-j: expected 1..256, got '%s'", s);
+    *jobs = (int)v;
+    return 0;
+}
+
+/* Parse validate's options into a.  Returns -1 when the command should go
+ * on, else its exit status (--help: 0; a usage error, printed: 2). */
+static int validate_parse(int argc, char **argv, validate_args *a)
 {
     static const struct option opts[] = {
         {"config", required_argument, NULL, 'c'},    {"timings", required_argument, NULL, 't'},
@@ -111,36 +131,30 @@ int mg_cmd_validate(int argc, char **argv)
         {"sample", required_argument, NULL, 's'},    {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    const char *cfg = NULL, *timings = NULL, *out = "-", *jfile = NULL, *png = NULL;
-    int json = 0;
-    mg_validate_opts vo = {MG_VREGS_ESTIMATE, MG_SAMPLE_OFF, 1, 0};
+    *a = (validate_args){.out = "-",
+                         .vo = {.regs = MG_VREGS_ESTIMATE, .sample = MG_SAMPLE_OFF, .jobs = 1}};
     opterr = 0;
     optind = 0;
     int c;
     while ((c = getopt_long(argc, argv, "c:t:o:j:h", opts, NULL)) != -1) {
         switch (c) {
-        case 'c': cfg = optarg; break;
-        case 't': timings = optarg; break;
-        case 'J': json = 1; break;
-        case 'o': out = optarg; break;
-        case 'F': jfile = optarg; break;
-        case 'p': png = optarg; break;
-        case 'j': {
-            char *e;
-            long v = strtol(optarg, &e, 10);
-            if (*e || v < 1 || v > 256)
-                return mg_cli_usage_error("validate", "-j: expected 1..256, got '%s'", optarg);
-            vo.jobs = (int)v;
+        case 'c': a->cfg = optarg; break;
+        case 't': a->timings = optarg; break;
+        case 'J': a->json = 1; break;
+        case 'o': a->out = optarg; break;
+        case 'F': a->jfile = optarg; break;
+        case 'p': a->png = optarg; break;
+        case 'j':
+            if (parse_jobs(optarg, &a->vo.jobs)) return MG_EXIT_BAD;
             break;
-        }
         case 'r':
-            if (!strcmp(optarg, "estimate")) vo.regs = MG_VREGS_ESTIMATE;
-            else if (!strcmp(optarg, "compiler")) vo.regs = MG_VREGS_COMPILER;
+            if (!strcmp(optarg, "estimate")) a->vo.regs = MG_VREGS_ESTIMATE;
+            else if (!strcmp(optarg, "compiler")) a->vo.regs = MG_VREGS_COMPILER;
             else return mg_cli_usage_error("validate", "--regs: expected estimate or "
                                            "compiler, got '%s'", optarg);
             break;
         case 's':
-            if (parse_sample(optarg, &vo.sample))
+            if (parse_sample(optarg, &a->vo.sample))
                 return mg_cli_usage_error("validate", "--sample: expected off, auto or a "
                                           "number of waves, got '%s'", optarg);
             break;
@@ -150,42 +164,58 @@ int mg_cmd_validate(int argc, char **argv)
                                       argv[optind - 1]);
         }
     }
-    if (!cfg) return mg_cli_usage_error("validate", "--config CFG is required");
-    if (!timings) return mg_cli_usage_error("validate", "--timings T.json is required");
+    if (!a->cfg) return mg_cli_usage_error("validate", "--config CFG is required");
+    if (!a->timings) return mg_cli_usage_error("validate", "--timings T.json is required");
     if (optind < argc)
         return mg_cli_usage_error("validate", "unexpected argument '%s'", argv[optind]);
-    if (png && !mg_plot_term(png))
+    if (a->png && !mg_plot_term(a->png))
         return mg_cli_usage_error("validate", "--plot %s: unknown image type (use .png or "
-                                  ".svg)", png);
+                                  ".svg)", a->png);
+    return -1;
+}
+
+/* Write the report j (of v) to --json-file, --plot and -o (text or JSON,
+ * atomically).  0, or -1 with messages in d. */
+static int validate_write(const validate_args *a, const cJSON *j, const mg_validation *v,
+                          mg_diag *d)
+{
+    if (a->jfile && mg_json_save(a->jfile, j, d)) return -1;
+    if (a->png && plot(j, a->png, d)) return -1;
+    mg_afile af;
+    FILE *f = mg_afile_open(&af, a->out);
+    if (!f) {
+        mg_diag_error(d, "%s: cannot write: %s", a->out, strerror(errno));
+        return -1;
+    }
+    if (a->json) mg_json_write(f, j);
+    else mg_validate_print_text(f, v);
+    if (mg_afile_commit(&af)) {
+        mg_diag_error(d, "%s: write failed: %s", a->out, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int mg_cmd_validate(int argc, char **argv)
+{
+    validate_args a;
+    int rc = validate_parse(argc, argv, &a);
+    if (rc >= 0) return rc;
     mg_diag d;
     mg_diag_init(&d);
-    int rc = MG_EXIT_BAD;
+    rc = MG_EXIT_BAD;
     mg_validation v;
     memset(&v, 0, sizeof v);
     cJSON *j = NULL;
     mg_device *dev = malloc(sizeof *dev);
-    if (!dev || mg_device_load(cfg, 0, dev, &d)) goto done;
-    if (mg_validate_run(dev, cfg, timings, &vo, &v, &d)) goto done;
+    if (!dev || mg_device_load(a.cfg, 0, dev, &d)) goto done;
+    if (mg_validate_run(dev, a.cfg, a.timings, &a.vo, &v, &d)) goto done;
     j = mg_validate_to_json(&v);
     if (!j) {
         mg_diag_error(&d, "out of memory");
         goto done;
     }
-    if (jfile && mg_json_save(jfile, j, &d)) goto done;
-    if (png && plot(j, png, &d)) goto done;
-    mg_afile af;
-    FILE *f = mg_afile_open(&af, out);
-    if (!f) {
-        mg_diag_error(&d, "%s: cannot write: %s", out, strerror(errno));
-        goto done;
-    }
-    if (json) mg_json_write(f, j);
-    else mg_validate_print_text(f, &v);
-    if (mg_afile_commit(&af)) {
-        mg_diag_error(&d, "%s: write failed: %s", out, strerror(errno));
-        goto done;
-    }
-    rc = MG_EXIT_OK;
+    if (!validate_write(&a, j, &v, &d)) rc = MG_EXIT_OK;
 done:
     if (mg_diag_failed(&d)) mg_diag_print(&d, stderr, "mgsim");
     mg_diag_free(&d);

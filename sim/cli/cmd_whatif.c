@@ -294,7 +294,18 @@ static int run_all(report *r, mg_diag *d)
     return rc;
 }
 
-int mg_cmd_whatif(int argc, char **argv)
+/* The command line of whatif. */
+typedef struct whatif_args {
+    mg_sweep_args a;              /* the options it shares with sweep */
+    const char *outp;             /* -o, "-": stdout */
+    int json;
+    const char *vary[MAX_VARY];   /* the --vary options */
+    int nvary;
+} whatif_args;
+
+/* Parse whatif's options into w.  Returns -1 when the command should go
+ * on, else its exit status (--help: 0; a usage error, printed: 2). */
+static int whatif_parse(int argc, char **argv, whatif_args *w)
 {
     static const struct option opts[] = {
         {"config", required_argument, NULL, 'c'},   {"space", required_argument, NULL, 's'},
@@ -305,31 +316,89 @@ int mg_cmd_whatif(int argc, char **argv)
         {"help", no_argument, NULL, 'h'},           {"cutoff", required_argument, NULL, 'X'},
         {NULL, 0, NULL, 0},
     };
-    mg_sweep_args a;
-    mg_sweep_args_init(&a);
-    const char *outp = "-", *vary[MAX_VARY];
-    int json = 0, nvary = 0;
+    mg_sweep_args *a = &w->a;
+    mg_sweep_args_init(a);
+    w->outp = "-";
+    w->json = 0;
+    w->nvary = 0;
     opterr = 0;
     optind = 0;
     int c;
     while ((c = getopt_long(argc, argv, "j:o:h", opts, NULL)) != -1) {
-        if (c == 'o') outp = optarg;
-        else if (c == 'J') json = 1;
+        if (c == 'o') w->outp = optarg;
+        else if (c == 'J') w->json = 1;
         else if (c == 'h') { whatif_usage(stdout); return MG_EXIT_OK; }
         else if (c == 'V') {
-            if (nvary == MAX_VARY)
+            if (w->nvary == MAX_VARY)
                 return mg_cli_usage_error("whatif", "at most %d --vary options", MAX_VARY);
-            vary[nvary++] = optarg;
-        } else if (mg_sweep_args_opt(&a, "whatif", c, optarg, argv[optind - 1])) {
+            w->vary[w->nvary++] = optarg;
+        } else if (mg_sweep_args_opt(a, "whatif", c, optarg, argv[optind - 1])) {
             return MG_EXIT_BAD;
         }
     }
     if (optind < argc)
         return mg_cli_usage_error("whatif", "unexpected operand '%s'", argv[optind]);
-    if (!a.cfg || !a.space || !nvary)
+    if (!a->cfg || !a->space || !w->nvary)
         return mg_cli_usage_error("whatif", "--config, --space and --vary are required");
-    if (mg_sweep_args_check(&a, "whatif")) return MG_EXIT_BAD;
+    if (mg_sweep_args_check(a, "whatif")) return MG_EXIT_BAD;
+    return -1;
+}
 
+/* Parse the --vary options into r, load the sweep's inputs into in (r's
+ * inputs) and lay out the variants (an odometer: the last --vary turns
+ * fastest).  0, or -1 with messages in d. */
+static int whatif_plan(const whatif_args *w, mg_sweep_inputs *in, report *r, mg_diag *d)
+{
+    r->nvary = w->nvary;
+    r->n = 1;
+    for (int k = 0; k < w->nvary; k++) {
+        if (mg_vary_parse(w->vary[k], &r->vary[k], d)) return -1;
+        r->n *= r->vary[k].nvals;
+        if (r->n > MAX_VARIANTS) {
+            mg_diag_error(d, "--vary: more than %d variants", MAX_VARIANTS);
+            return -1;
+        }
+    }
+    r->base = calloc(1, sizeof *r->base);
+    r->v = calloc((size_t)r->n, sizeof *r->v);
+    if (!r->base || !r->v || mg_sweep_inputs_load(in, &w->a, d)) return -1;
+    for (int i = 0; i < r->n; i++)
+        for (int k = w->nvary - 1, q = i; k >= 0; k--) {
+            r->v[i].choice[k] = q % r->vary[k].nvals;
+            q /= r->vary[k].nvals;
+        }
+    return 0;
+}
+
+/* Write the report (text or JSON) to -o atomically.  0, or -1 with a
+ * message in d. */
+static int whatif_write(const whatif_args *w, const report *r, mg_diag *d)
+{
+    mg_afile af;
+    FILE *f = mg_afile_open(&af, w->outp);
+    if (!f) {
+        mg_diag_error(d, "%s: cannot write: %s", w->outp, strerror(errno));
+        return -1;
+    }
+    if (w->json) {
+        cJSON *j = report_json(r);
+        mg_json_write(f, j);
+        cJSON_Delete(j);
+    } else {
+        print_text(r, f);
+    }
+    if (mg_afile_commit(&af)) {
+        mg_diag_error(d, "%s: write failed", w->outp);
+        return -1;
+    }
+    return 0;
+}
+
+int mg_cmd_whatif(int argc, char **argv)
+{
+    whatif_args w;
+    int rc = whatif_parse(argc, argv, &w);
+    if (rc >= 0) return rc;
     mg_diag d;
     mg_diag_init(&d);
     mg_sweep_inputs in;
@@ -337,54 +406,19 @@ int mg_cmd_whatif(int argc, char **argv)
     report r;
     memset(&r, 0, sizeof r);
     r.in = &in;
-    r.a = &a;
-    r.nvary = nvary;
-    r.n = 1;
-    int rc = MG_EXIT_BAD;
-    for (int k = 0; k < nvary; k++) {
-        if (mg_vary_parse(vary[k], &r.vary[k], &d)) goto out;
-        r.n *= r.vary[k].nvals;
-        if (r.n > MAX_VARIANTS) {
-            mg_diag_error(&d, "--vary: more than %d variants", MAX_VARIANTS);
-            goto out;
+    r.a = &w.a;
+    rc = MG_EXIT_BAD;
+    if (!whatif_plan(&w, &in, &r, &d)) {
+        mg_cli_catch_stop();
+        int run = run_all(&r, &d);
+        mg_cli_release_stop();
+        if (run > 0) {
+            fprintf(stderr, "mgsim: whatif: interrupted (nothing written)\n");
+            rc = MG_EXIT_INTERRUPTED;
+        } else if (run == 0 && !whatif_write(&w, &r, &d)) {
+            rc = MG_EXIT_OK;
         }
     }
-    r.base = calloc(1, sizeof *r.base);
-    r.v = calloc((size_t)r.n, sizeof *r.v);
-    if (!r.base || !r.v || mg_sweep_inputs_load(&in, &a, &d)) goto out;
-    for (int i = 0; i < r.n; i++)                 /* odometer: the last --vary fastest */
-        for (int k = nvary - 1, q = i; k >= 0; k--) {
-            r.v[i].choice[k] = q % r.vary[k].nvals;
-            q /= r.vary[k].nvals;
-        }
-    mg_cli_catch_stop();
-    int run = run_all(&r, &d);
-    mg_cli_release_stop();
-    if (run < 0) goto out;
-    if (run > 0) {
-        fprintf(stderr, "mgsim: whatif: interrupted (nothing written)\n");
-        rc = MG_EXIT_INTERRUPTED;
-        goto out;
-    }
-    mg_afile af;
-    FILE *f = mg_afile_open(&af, outp);
-    if (!f) {
-        mg_diag_error(&d, "%s: cannot write: %s", outp, strerror(errno));
-        goto out;
-    }
-    if (json) {
-        cJSON *j = report_json(&r);
-        mg_json_write(f, j);
-        cJSON_Delete(j);
-    } else {
-        print_text(&r, f);
-    }
-    if (mg_afile_commit(&af)) {
-        mg_diag_error(&d, "%s: write failed", outp);
-        goto out;
-    }
-    rc = MG_EXIT_OK;
-out:
     if (rc == MG_EXIT_BAD) mg_diag_print(&d, stderr, "mgsim");
     mg_diag_free(&d);
     for (int i = 0; r.v && i < r.n; i++)

@@ -306,7 +306,16 @@ static void write_kernel(FILE *f, const rf_ctx *c, const rf_kernel *k)
     }
 }
 
-static int write_data(mg_plot_job *job, rf_ctx *c, mg_diag *d)
+/* The plot's extent: the highest peak, the x range (whole decades, at
+ * least three) and the fastest kernel. */
+typedef struct rf_axes {
+    double pmax, xmin, xmax;
+    size_t best;
+} rf_axes;
+
+/* The axes around every ceiling's ridge and every kernel's point, into ax
+ * and meta.gp (xmin, xmax, ymin, ymax, with the device and the counts). */
+static void write_axes(mg_plot_job *job, const rf_ctx *c, rf_axes *ax)
 {
     double pmax = 0, xlo = INFINITY, xhi = 0, ylo = INFINITY;
     for (int i = 0; i < c->npeak; i++) pmax = fmax(pmax, c->peak[i]);
@@ -338,6 +347,13 @@ static int write_data(mg_plot_job *job, rf_ctx *c, mg_diag *d)
     mg_plot_var_num(job, "nk", (double)c->nk);
     mg_plot_var_num(job, "many", c->nk > RF_NAMED);
     mg_plot_var_num(job, "best", (double)best + 1);
+    *ax = (rf_axes){.pmax = pmax, .xmin = xmin, .xmax = xmax, .best = best};
+}
+
+/* ceil.dat: a bandwidth ceiling per level, up to its ridge; the levels'
+ * names, bandwidths and colours in meta.gp.  0, or -1 with a message. */
+static int write_ceilings(mg_plot_job *job, const rf_ctx *c, const rf_axes *ax, mg_diag *d)
+{
     FILE *ce = mg_plot_data_open(job, "ceil.dat", d);
     if (!ce) return -1;
     for (int i = 0; i < c->nlev; i++) {
@@ -348,12 +364,18 @@ static int write_data(mg_plot_job *job, rf_ctx *c, mg_diag *d)
         mg_plot_var_num(job, v, c->lvbw[i]);
         snprintf(v, sizeof v, "lvcol%d", i + 1);
         mg_plot_var_num(job, v, level_colour(c->lvname[i]));
-        double a[2] = {xmin, c->lvbw[i] * xmin}, b[2] = {pmax / c->lvbw[i], pmax};
+        double a[2] = {ax->xmin, c->lvbw[i] * ax->xmin}, b[2] = {ax->pmax / c->lvbw[i], ax->pmax};
         fprintf(ce, "%s", i ? "\n\n" : "");
         mg_plot_row(ce, 2, a);
         mg_plot_row(ce, 2, b);
     }
-    if (mg_plot_data_close(job, ce, "ceil.dat", d)) return -1;
+    return mg_plot_data_close(job, ce, "ceil.dat", d);
+}
+
+/* peak.dat: a compute roof per precision, from the fastest level's ridge;
+ * the peaks and their names in meta.gp.  0, or -1 with a message. */
+static int write_peaks(mg_plot_job *job, const rf_ctx *c, const rf_axes *ax, mg_diag *d)
+{
     double bwmax = 0;
     for (int i = 0; i < c->nlev; i++) bwmax = fmax(bwmax, c->lvbw[i]);
     FILE *pk = mg_plot_data_open(job, "peak.dat", d);
@@ -364,17 +386,25 @@ static int write_data(mg_plot_job *job, rf_ctx *c, mg_diag *d)
         mg_plot_var_num(job, v, c->peak[i]);
         snprintf(v, sizeof v, "peakname%d", i + 1);
         mg_plot_var_str(job, v, c->peakname[i]);
-        double a[2] = {bwmax > 0 ? c->peak[i] / bwmax : xmin, c->peak[i]}, b[2] = {xmax, c->peak[i]};
+        double a[2] = {bwmax > 0 ? c->peak[i] / bwmax : ax->xmin, c->peak[i]};
+        double b[2] = {ax->xmax, c->peak[i]};
         fprintf(pk, "%s", i ? "\n\n" : "");
         mg_plot_row(pk, 2, a);
         mg_plot_row(pk, 2, b);
     }
-    if (mg_plot_data_close(job, pk, "peak.dat", d)) return -1;
+    return mg_plot_data_close(job, pk, "peak.dat", d);
+}
+
+/* points.dat: the named kernels (every one, or only the fastest when
+ * there are more than RF_NAMED), their labels in meta.gp; all.dat: every
+ * kernel.  0, or -1 with a message. */
+static int write_points(mg_plot_job *job, const rf_ctx *c, const rf_axes *ax, mg_diag *d)
+{
     FILE *pt = mg_plot_data_open(job, "points.dat", d);
     if (!pt) return -1;
     size_t named = c->nk > RF_NAMED ? 1 : c->nk;
     for (size_t n = 0; n < named; n++) {
-        size_t k = c->nk > RF_NAMED ? best : n;
+        size_t k = c->nk > RF_NAMED ? ax->best : n;
         char v[32];
         snprintf(v, sizeof v, "klabel%zu", n + 1);
         mg_plot_var_str(job, v, c->k[k].label);
@@ -389,6 +419,16 @@ static int write_data(mg_plot_job *job, rf_ctx *c, mg_diag *d)
     if (!al) return -1;
     for (size_t k = 0; k < c->nk; k++) write_kernel(al, c, &c->k[k]);
     return mg_plot_data_close(job, al, "all.dat", d);
+}
+
+/* Every data file and meta.gp variable of the roofline.  0, or -1 with a
+ * message in d. */
+static int write_data(mg_plot_job *job, rf_ctx *c, mg_diag *d)
+{
+    rf_axes ax;
+    write_axes(job, c, &ax);
+    if (write_ceilings(job, c, &ax, d) || write_peaks(job, c, &ax, d)) return -1;
+    return write_points(job, c, &ax, d);
 }
 
 int mg_plot_prepare_roofline(mg_plot_job *job, int n, char **inputs, mg_diag *d)

@@ -165,116 +165,161 @@ static const char *str_or_empty(const cJSON *o, const char *key)
     return cJSON_IsString(s) ? s->valuestring : "";
 }
 
-int mg_plot_prepare_whatif(mg_plot_job *job, int n, char **inputs, mg_diag *d)
+/* What the report gives the plot. */
+typedef struct wi_data {
+    const char *file;
+    int nkeys, nvals[WI_KEYS];
+    char (*keys)[128];            /* the varied keys */
+    char (*vals)[WI_VALS][64];    /* each key's values, as written */
+    wi_var *w;                    /* the variants */
+    int nw;
+    int haskept;                  /* some variant has a best kept time */
+} wi_data;
+
+/* Check $.schema.  0, or -1 with a message in d. */
+static int check_schema(const cJSON *j, const char *file, mg_diag *d)
 {
-    (void)n;
-    const char *file = inputs[0];
-    cJSON *j = mg_json_load(file, d);
-    if (!j) return -1;
-    int rc = -1, nkeys = 0, nvals[WI_KEYS] = {0}, nw = 0;
-    char (*keys)[128] = calloc(WI_KEYS, sizeof *keys);
-    char (*vals)[WI_VALS][64] = calloc(WI_KEYS, sizeof *vals);
-    wi_var *w = NULL;
-    if (!keys || !vals) {
-        mg_diag_error(d, "out of memory");
-        goto done;
-    }
     const cJSON *sc = cJSON_GetObjectItemCaseSensitive(j, "schema");
-    if (!cJSON_IsString(sc) || strcmp(sc->valuestring, "mgsim-whatif/1")) {
-        mg_diag_error(d, "%s: $.schema: expected \"mgsim-whatif/1\" (mgsim whatif --json), "
-                      "got %s", file, cJSON_IsString(sc) ? sc->valuestring
-                                                         : (sc ? mg_json_type_name(sc) : "nothing"));
-        goto done;
-    }
+    if (cJSON_IsString(sc) && !strcmp(sc->valuestring, "mgsim-whatif/1")) return 0;
+    mg_diag_error(d, "%s: $.schema: expected \"mgsim-whatif/1\" (mgsim whatif --json), "
+                  "got %s", file, cJSON_IsString(sc) ? sc->valuestring
+                                                     : (sc ? mg_json_type_name(sc) : "nothing"));
+    return -1;
+}
+
+/* $.vary: the keys and their values (at most WI_KEYS keys of WI_VALS
+ * values, none empty).  0, or -1 with a message in d. */
+static int read_vary(const cJSON *j, wi_data *v, mg_diag *d)
+{
+    const char *file = v->file;
     const cJSON *vary = mg_plot_get_arr(j, "vary", file, "$", d), *e;
-    if (!vary) goto done;
+    if (!vary) return -1;
     cJSON_ArrayForEach(e, vary) {
         char p[64];
-        snprintf(p, sizeof p, "$.vary[%d]", nkeys);
+        snprintf(p, sizeof p, "$.vary[%d]", v->nkeys);
         const char *key;
         const cJSON *va;
-        if (nkeys == WI_KEYS) {
+        if (v->nkeys == WI_KEYS) {
             mg_diag_error(d, "%s: $.vary: more than %d keys: plot at most %d", file, WI_KEYS,
                           WI_KEYS);
-            goto done;
+            return -1;
         }
         if (mg_plot_get_str(e, "key", file, p, &key, d) ||
             !(va = mg_plot_get_arr(e, "values", file, p, d)))
-            goto done;
-        snprintf(keys[nkeys], sizeof keys[0], "%s", key);
+            return -1;
+        int k = v->nkeys;
+        snprintf(v->keys[k], sizeof v->keys[0], "%s", key);
         const cJSON *x;
         cJSON_ArrayForEach(x, va) {
-            if (!cJSON_IsString(x) || nvals[nkeys] == WI_VALS) {
+            if (!cJSON_IsString(x) || v->nvals[k] == WI_VALS) {
                 mg_diag_error(d, "%s: %s.values: expected at most %d strings", file, p, WI_VALS);
-                goto done;
+                return -1;
             }
-            snprintf(vals[nkeys][nvals[nkeys]++], sizeof vals[0][0], "%s", x->valuestring);
+            snprintf(v->vals[k][v->nvals[k]++], sizeof v->vals[0][0], "%s", x->valuestring);
         }
-        if (!nvals[nkeys]) {
+        if (!v->nvals[k]) {
             mg_diag_error(d, "%s: %s.values: empty", file, p);
-            goto done;
+            return -1;
         }
-        nkeys++;
+        v->nkeys++;
     }
-    if (!nkeys) {
+    if (!v->nkeys) {
         mg_diag_error(d, "%s: $.vary: empty: nothing was varied", file);
-        goto done;
+        return -1;
     }
-    const cJSON *vs = mg_plot_get_arr(j, "variants", file, "$", d);
-    const cJSON *base = mg_plot_get_obj(j, "base", file, "$", d);
-    if (!vs || !base) goto done;
-    w = calloc((size_t)cJSON_GetArraySize(vs) + 1, sizeof *w);
-    if (!w) goto done;
-    int haskept = 0;
+    return 0;
+}
+
+/* $.variants: each one's position on every key and its best times.  0, or
+ * -1 (with a message in d, except when out of memory). */
+static int read_variants(const cJSON *vs, wi_data *v, mg_diag *d)
+{
+    const char *file = v->file;
+    v->w = calloc((size_t)cJSON_GetArraySize(vs) + 1, sizeof *v->w);
+    if (!v->w) return -1;
+    const cJSON *e;
     cJSON_ArrayForEach(e, vs) {
         char p[64];
-        snprintf(p, sizeof p, "$.variants[%d]", nw);
-        wi_var *x = &w[nw];
-        if (var_pos(e, file, p, nkeys, keys, vals, nvals, x, d) ||
+        snprintf(p, sizeof p, "$.variants[%d]", v->nw);
+        wi_var *x = &v->w[v->nw];
+        if (var_pos(e, file, p, v->nkeys, v->keys, v->vals, v->nvals, x, d) ||
             best_us(e, "best", file, p, &x->best, d) ||
             best_us(e, "best_kept", file, p, &x->kept, d))
-            goto done;
+            return -1;
         x->changed = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "changed"));
-        haskept |= !isnan(x->kept);
-        nw++;
+        v->haskept |= !isnan(x->kept);
+        v->nw++;
     }
-    if (!nw) {
+    if (!v->nw) {
         mg_diag_error(d, "%s: $.variants: empty", file);
-        goto done;
+        return -1;
     }
-    double b, bk;
-    if (best_us(base, "best", file, "$.base", &b, d) ||
-        best_us(base, "best_kept", file, "$.base", &bk, d))
-        goto done;
-    int pruned_only = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "pruned_only"));
-    /* with --pruned-only the best is the best kept: one line is enough */
-    haskept &= !pruned_only;
-    for (int k = 0; k < nkeys; k++)
-        if (write_panel(job, k, nkeys, keys, vals, nvals, w, nw, d)) goto done;
+    return 0;
+}
+
+/* meta.gp's variables (b, bk: the base config's best and best kept times)
+ * and the job's summary line. */
+static void write_meta(mg_plot_job *job, const cJSON *j, const wi_data *v, int pruned_only,
+                       double b, double bk)
+{
     mg_plot_var_str(job, "config", str_or_empty(j, "config"));
     mg_plot_var_str(job, "space", str_or_empty(j, "space"));
     mg_plot_var_str(job, "rules", str_or_empty(j, "rules"));
     mg_plot_var_num(job, "pruned_only", pruned_only);
-    mg_plot_var_num(job, "nkeys", nkeys);
+    mg_plot_var_num(job, "nkeys", v->nkeys);
     mg_plot_var_num(job, "base", isnan(b) ? -1 : b);
-    mg_plot_var_num(job, "basekept", isnan(bk) || !haskept ? -1 : bk);
-    mg_plot_var_num(job, "haskept", haskept);
+    mg_plot_var_num(job, "basekept", isnan(bk) || !v->haskept ? -1 : bk);
+    mg_plot_var_num(job, "haskept", v->haskept);
     /* y: every time drawn, +-10%: small changes show, without exaggeration */
     double lo = isnan(b) ? INFINITY : b, hi = isnan(b) ? 0 : b;
-    for (int i = 0; i < nw; i++) {
-        if (!isnan(w[i].best)) lo = fmin(lo, w[i].best), hi = fmax(hi, w[i].best);
-        if (haskept && !isnan(w[i].kept)) lo = fmin(lo, w[i].kept), hi = fmax(hi, w[i].kept);
+    for (int i = 0; i < v->nw; i++) {
+        const wi_var *x = &v->w[i];
+        if (!isnan(x->best)) lo = fmin(lo, x->best), hi = fmax(hi, x->best);
+        if (v->haskept && !isnan(x->kept)) lo = fmin(lo, x->kept), hi = fmax(hi, x->kept);
     }
     if (!(hi > 0)) lo = hi = 1;
     mg_plot_var_num(job, "ymin", lo * 0.9);
     mg_plot_var_num(job, "ymax", hi * 1.1);
-    snprintf(job->summary, sizeof job->summary, "what-if of %d variant%s over %d key%s", nw,
-             nw == 1 ? "" : "s", nkeys, nkeys == 1 ? "" : "s");
-    rc = 0;
-done:
-    free(keys);
-    free(vals);
-    free(w);
+    snprintf(job->summary, sizeof job->summary, "what-if of %d variant%s over %d key%s", v->nw,
+             v->nw == 1 ? "" : "s", v->nkeys, v->nkeys == 1 ? "" : "s");
+}
+
+/* Read the report j and write the panels and meta.gp.  0, or -1 with
+ * messages in d. */
+static int whatif_plot(mg_plot_job *job, const cJSON *j, wi_data *v, mg_diag *d)
+{
+    const char *file = v->file;
+    if (check_schema(j, file, d) || read_vary(j, v, d)) return -1;
+    const cJSON *vs = mg_plot_get_arr(j, "variants", file, "$", d);
+    const cJSON *base = mg_plot_get_obj(j, "base", file, "$", d);
+    if (!vs || !base || read_variants(vs, v, d)) return -1;
+    double b, bk;
+    if (best_us(base, "best", file, "$.base", &b, d) ||
+        best_us(base, "best_kept", file, "$.base", &bk, d))
+        return -1;
+    int pruned_only = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "pruned_only"));
+    /* with --pruned-only the best is the best kept: one line is enough */
+    v->haskept &= !pruned_only;
+    for (int k = 0; k < v->nkeys; k++)
+        if (write_panel(job, k, v->nkeys, v->keys, v->vals, v->nvals, v->w, v->nw, d)) return -1;
+    write_meta(job, j, v, pruned_only, b, bk);
+    return 0;
+}
+
+int mg_plot_prepare_whatif(mg_plot_job *job, int n, char **inputs, mg_diag *d)
+{
+    (void)n;
+    cJSON *j = mg_json_load(inputs[0], d);
+    if (!j) return -1;
+    int rc = -1;
+    wi_data v = {.file = inputs[0],
+                 .keys = calloc(WI_KEYS, sizeof *v.keys),
+                 .vals = calloc(WI_KEYS, sizeof *v.vals)};
+    if (!v.keys || !v.vals) mg_diag_error(d, "out of memory");
+    else rc = whatif_plot(job, j, &v, d);
+    free(v.keys);
+    free(v.vals);
+    free(v.w);
     cJSON_Delete(j);
     return rc;
 }

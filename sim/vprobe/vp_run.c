@@ -22,12 +22,18 @@ typedef struct vp_aspect {
 } vp_aspect;
 
 static const vp_aspect table[] = {
-    {"warp", mg_vp_warp},           {"flops", mg_vp_flops},
-    {"alu", mg_vp_alu},             {"regs", mg_vp_regs},
-    {"cache_buffer", mg_vp_cache_buffer}, {"cache_image", mg_vp_cache_image},
-    {"bw_buffer", mg_vp_bw_buffer}, {"bw_image", mg_vp_bw_image},
-    {"bw_local", mg_vp_bw_local},   {"bw_constant", mg_vp_bw_constant},
-    {"dram", mg_vp_dram},           {"rstride2d", mg_vp_rstride2d},
+    {.name = "warp", .run = mg_vp_warp},
+    {.name = "flops", .run = mg_vp_flops},
+    {.name = "alu", .run = mg_vp_alu},
+    {.name = "regs", .run = mg_vp_regs},
+    {.name = "cache_buffer", .run = mg_vp_cache_buffer},
+    {.name = "cache_image", .run = mg_vp_cache_image},
+    {.name = "bw_buffer", .run = mg_vp_bw_buffer},
+    {.name = "bw_image", .run = mg_vp_bw_image},
+    {.name = "bw_local", .run = mg_vp_bw_local},
+    {.name = "bw_constant", .run = mg_vp_bw_constant},
+    {.name = "dram", .run = mg_vp_dram},
+    {.name = "rstride2d", .run = mg_vp_rstride2d},
 };
 #define NASP (sizeof table / sizeof table[0])
 
@@ -61,9 +67,9 @@ int mg_vprobe_check_aspects(const char *list, mg_diag *d)
         int ok = 0;
         for (size_t i = 0; i < NASP; i++) ok |= !strcmp(table[i].name, name);
         if (!ok) {
-            const char *s = mg_suggest(name, mg_vprobe_aspects, NASP);
-            mg_diag_error(d, "--aspects: unknown aspect '%s'%s%s%s", name,
-                          s ? " (did you mean \"" : "", s ? s : "", s ? "\"?)" : "");
+            mg_hint h;
+            mg_diag_error(d, "--aspects: unknown aspect '%s'%s", name,
+                          mg_hint_near(&h, name, mg_vprobe_aspects, NASP, "\""));
             return -1;
         }
         if (!e) break;
