@@ -1,6 +1,6 @@
 /*
  * validate.h - score the timing model against real kernel timings
- * (`mgsim validate`, issue 7).
+ * (`mgsim validate`).
  *
  * Input: a device config and a timings document (mgsim-timings/1, written
  * by `mgprobe time`; configs/PROFILE.md).  Every kernel timed "ok" is

@@ -7,7 +7,7 @@
 #include <math.h>
 #include <string.h>
 
-/* The aims of issue 7: tau within groups, top-1 regret, MAPE. */
+/* The validation's aims: Kendall tau within groups, top-1 regret, MAPE. */
 #define AIM_TAU    0.8
 #define AIM_REGRET 0.10
 #define AIM_MAPE   0.30
@@ -100,7 +100,7 @@ void mg_validate_print_text(FILE *f, const mg_validation *v)
             "best - 1; top5 measured best 5\nin the model's best 5; <bound measured faster "
             "than the model's roofline bound.\n");
     size_t of, c;
-    fprintf(f, "\naims (issue 7):");
+    fprintf(f, "\naims:");
     c = groups_meeting(v, 0, &of);
     fprintf(f, " tau >= %.1f in %zu of %zu groups;", AIM_TAU, c, of);
     c = groups_meeting(v, 1, &of);
