@@ -1,5 +1,5 @@
 /*
- * sweep_result.c - one sweep record: simulate a candidate, print it as one
+ * sweep_result.c - one sweep result: simulate a candidate, print it as one
  * line of JSON, parse such a line back.  The line format is the contract
  * with tools that read results files (configs/README.md, "Sweep results").
  */
