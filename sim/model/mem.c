@@ -193,6 +193,7 @@ static uint32_t lookup_blocks(const mg_rec *r, const uint8_t *ln, uint32_t nl, i
 
 /* The path a memory record of `type` takes on dev: the one decision
  * mg_mem_access follows and mg_mem_pipes charges. */
+__attribute__((always_inline))
 static inline mem_route route_of(const mg_device *dev, int type)
 {
     switch (type) {
@@ -214,6 +215,7 @@ static inline mem_route route_of(const mg_device *dev, int type)
 /* An access to a pipe with a fixed latency and no cache (on-chip local or
  * constant memory): `bytes` on pipe bw at cycle t, counted at level lv.
  * Returns the completion cycle. */
+__attribute__((always_inline))
 static inline double flat_path(mg_sim *s, int lv, mg_pipe *bw, double bytes, double latency,
                                double t)
 {
@@ -225,6 +227,7 @@ static inline double flat_path(mg_sim *s, int lv, mg_pipe *bw, double bytes, dou
 
 /* A texture read: the distinct L1 tiles of the listed lanes, each with its
  * L2 line, through the SP's texture L1. */
+__attribute__((always_inline))
 static inline double tex_read(mg_sim *s, mg_spi *p, const mg_rec *r, const uint8_t *ln,
                               uint32_t nl, double bytes, double t)
 {
@@ -239,6 +242,7 @@ static inline double tex_read(mg_sim *s, mg_spi *p, const mg_rec *r, const uint8
 
 /* An image write: the texture L1 is read-only; writes go to the L2 a line
  * at a time. */
+__attribute__((always_inline))
 static inline double img_write(mg_sim *s, const mg_rec *r, const uint8_t *ln, uint32_t nl,
                                double bytes, double t)
 {
@@ -256,6 +260,7 @@ static inline double img_write(mg_sim *s, const mg_rec *r, const uint8_t *ln, ui
 /* The distinct lines of size `line` (sh: log2_or_neg(line)) in id space
  * `space` that buffer record r's lanes touch, into ids; returns their
  * number.  act: r's active lanes; ln[0 .. nl): its distinct lanes. */
+__attribute__((always_inline))
 static inline uint32_t buf_lines(const mg_rec *r, const uint8_t *ln, uint32_t nl, unsigned act,
                                  uint64_t space, int64_t line, int sh, uint64_t *ids)
 {
@@ -281,6 +286,7 @@ static inline uint64_t l2_line_of(const mg_sim *s, uint64_t space, uint64_t id, 
 /* A buffer (or system-memory local) access on SP sp by `route`: its lines
  * through the buffer L1 (loads; stores take the L1's bandwidth and are
  * written through to the L2) or straight to the L2. */
+__attribute__((always_inline))
 static inline double buf_access(mg_sim *s, int sp, mem_route route, const mg_rec *r,
                                 const uint8_t *ln, uint32_t nl, unsigned act, double bytes,
                                 double t)
