@@ -94,8 +94,9 @@ typedef struct mg_sweep_ident {
     uint64_t size;                           /* members of the space */
 } mg_sweep_ident;
 
-/* FNV-1a 64 as 16 hex digits: of a file's bytes (-1 and an error in d when
- * unreadable), of a device's resolved config. */
+/* FNV-1a 64 (from sweep_file.c's offset basis) as 16 hex digits: of a
+ * file's bytes (-1 and an error in d when unreadable), of a device's
+ * resolved config. */
 int  mg_sweep_hash_file(const char *path, char out[24], mg_diag *d);
 void mg_sweep_hash_device(const mg_device *dev, char out[24]);
 
