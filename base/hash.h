@@ -1,7 +1,8 @@
 /*
  * hash.h - the project's one hash: 64-bit FNV-1a.  Used where a hash is
- * written to a file or compared across runs (sweep file headers, the
- * sweep memo, mgprobe's register-count memo), so it must never change.
+ * written to a file or compared across runs (sweep file headers, from
+ * their own offset basis: sim/search/sweep_file.c; the sweep memo;
+ * mgprobe's register-count memo), so it must never change.
  */
 #ifndef MG_HASH_H
 #define MG_HASH_H

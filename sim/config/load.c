@@ -116,9 +116,9 @@ static int read_steps(load_ctx *c, const char *path, const cJSON *j, mg_device *
         }
         for (const cJSON *k = e->child; k; k = k->next) {
             if (strcmp(k->string, "max_regs") && strcmp(k->string, "max_items")) {
-                const char *s = mg_suggest(k->string, step_keys, 2);
-                mg_diag_error(c->d, "%s: %s.%s: unknown key%s%s%s", c->name, p, k->string,
-                              s ? " (did you mean \"" : "", s ? s : "", s ? "\"?)" : "");
+                mg_hint h;
+                mg_diag_error(c->d, "%s: %s.%s: unknown key%s", c->name, p, k->string,
+                              mg_hint_near(&h, k->string, step_keys, 2, "\""));
                 rc = -1;
             }
         }
@@ -144,98 +144,111 @@ static int read_steps(load_ctx *c, const char *path, const cJSON *j, mg_device *
     return rc;
 }
 
+/* A string value of at most f->cap - 1 characters into base. */
+static int set_str(load_ctx *c, const mg_field *f, const cJSON *j, const char *path, char *base)
+{
+    if (!cJSON_IsString(j) || strlen(j->valuestring) >= f->cap) {
+        mg_diag_error(c->d, "%s: %s: expected a string of at most %zu characters, got %s",
+                      c->name, path, f->cap - 1,
+                      cJSON_IsString(j) ? "a longer one" : mg_json_type_name(j));
+        return -1;
+    }
+    memcpy(base, j->valuestring, strlen(j->valuestring) + 1);
+    return 0;
+}
+
+/* A finite number in [f->min, f->max] into *(double *)base. */
+static int set_num(load_ctx *c, const mg_field *f, const cJSON *j, const char *path, char *base)
+{
+    if (!cJSON_IsNumber(j) || !isfinite(j->valuedouble)) {
+        mg_diag_error(c->d, "%s: %s: expected a number, got %s", c->name, path,
+                      mg_json_type_name(j));
+        return -1;
+    }
+    double v = j->valuedouble;
+    if (v < f->min || v > f->max) {
+        range_error(c, path, f, v, NULL);
+        return -1;
+    }
+    *(double *)base = v;
+    return 0;
+}
+
+/* One of f->names, its index into *(int *)base. */
+static int set_enum(load_ctx *c, const mg_field *f, const cJSON *j, const char *path, char *base)
+{
+    size_t n = 0;
+    while (f->names[n]) n++;
+    char list[160];
+    mg_join_names(list, sizeof list, f->names, n, ", ");
+    if (!cJSON_IsString(j)) {
+        mg_diag_error(c->d, "%s: %s: expected one of %s (a string), got %s", c->name,
+                      path, list, mg_json_type_name(j));
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (!strcmp(j->valuestring, f->names[i])) {
+            *(int *)base = (int)i;
+            return 0;
+        }
+    }
+    mg_hint h;
+    mg_diag_error(c->d, "%s: %s: expected one of %s, got \"%s\"%s", c->name, path, list,
+                  j->valuestring, mg_hint_near(&h, j->valuestring, f->names, n, "\""));
+    return -1;
+}
+
+/* A quantity with a unit (size, frequency, bandwidth, time) in
+ * [f->min, f->max]: a size, whole bytes, into *(int64_t *)base, the others
+ * into *(double *)base. */
+static int set_unit(load_ctx *c, const mg_field *f, const cJSON *j, const char *path, char *base)
+{
+    mg_unit_kind uk;
+    const char *uexp = unit_expectation(f->type, &uk);
+    if (!cJSON_IsString(j)) {
+        mg_diag_error(c->d, "%s: %s: expected %s such as %s, got %s%s", c->name, path,
+                      uexp, mg_unit_example(uk), mg_json_type_name(j),
+                      cJSON_IsNumber(j) ? " (a bare number is ambiguous: name the unit)"
+                                        : "");
+        return -1;
+    }
+    double v;
+    char err[200];
+    if (mg_unit_parse(uk, j->valuestring, &v, err, sizeof err)) {
+        mg_diag_error(c->d, "%s: %s: expected %s: %s", c->name, path, uexp, err);
+        return -1;
+    }
+    if (v < f->min || v > f->max) {
+        range_error(c, path, f, v, j->valuestring);
+        return -1;
+    }
+    if (f->type != MG_T_SIZE) {
+        *(double *)base = v;
+        return 0;
+    }
+    if (v != floor(v)) {
+        mg_diag_error(c->d, "%s: %s: expected a whole number of bytes, got %s",
+                      c->name, path, j->valuestring);
+        return -1;
+    }
+    *(int64_t *)base = (int64_t)v;
+    return 0;
+}
+
 /* Parse value j for row f into dev.  Returns 0, or -1 after an error. */
 static int set_value(load_ctx *c, const mg_field *f, const cJSON *j, const char *path)
 {
     char *base = (char *)c->dev + f->off;
-    mg_unit_kind uk;
-    const char *uexp = unit_expectation(f->type, &uk);
     switch (f->type) {
-    case MG_T_STR:
-        if (!cJSON_IsString(j) || strlen(j->valuestring) >= f->cap) {
-            mg_diag_error(c->d, "%s: %s: expected a string of at most %zu characters, got %s",
-                          c->name, path, f->cap - 1,
-                          cJSON_IsString(j) ? "a longer one" : mg_json_type_name(j));
-            return -1;
-        }
-        memcpy(base, j->valuestring, strlen(j->valuestring) + 1);
-        return 0;
-    case MG_T_INT:
-        return read_int(c, path, j, f->min, f->max, f, (int64_t *)base);
-    case MG_T_NUM: {
-        if (!cJSON_IsNumber(j) || !isfinite(j->valuedouble)) {
-            mg_diag_error(c->d, "%s: %s: expected a number, got %s", c->name, path,
-                          mg_json_type_name(j));
-            return -1;
-        }
-        double v = j->valuedouble;
-        if (v < f->min || v > f->max) {
-            range_error(c, path, f, v, NULL);
-            return -1;
-        }
-        *(double *)base = v;
-        return 0;
-    }
-    case MG_T_ENUM: {
-        size_t n = 0;
-        char list[160] = "";
-        while (f->names[n]) {
-            if (n) strncat(list, ", ", sizeof list - strlen(list) - 1);
-            strncat(list, f->names[n], sizeof list - strlen(list) - 1);
-            n++;
-        }
-        if (cJSON_IsString(j)) {
-            for (size_t i = 0; i < n; i++) {
-                if (!strcmp(j->valuestring, f->names[i])) {
-                    *(int *)base = (int)i;
-                    return 0;
-                }
-            }
-            const char *s = mg_suggest(j->valuestring, f->names, n);
-            mg_diag_error(c->d, "%s: %s: expected one of %s, got \"%s\"%s%s%s", c->name,
-                          path, list, j->valuestring, s ? " (did you mean \"" : "",
-                          s ? s : "", s ? "\"?)" : "");
-        } else {
-            mg_diag_error(c->d, "%s: %s: expected one of %s (a string), got %s", c->name,
-                          path, list, mg_json_type_name(j));
-        }
-        return -1;
-    }
+    case MG_T_STR: return set_str(c, f, j, path, base);
+    case MG_T_INT: return read_int(c, path, j, f->min, f->max, f, (int64_t *)base);
+    case MG_T_NUM: return set_num(c, f, j, path, base);
+    case MG_T_ENUM: return set_enum(c, f, j, path, base);
     case MG_T_SIZE:
     case MG_T_FREQ:
     case MG_T_BW:
-    case MG_T_TIME: {
-        if (!cJSON_IsString(j)) {
-            mg_diag_error(c->d, "%s: %s: expected %s such as %s, got %s%s", c->name, path,
-                          uexp, mg_unit_example(uk), mg_json_type_name(j),
-                          cJSON_IsNumber(j) ? " (a bare number is ambiguous: name the unit)"
-                                            : "");
-            return -1;
-        }
-        double v;
-        char err[200];
-        if (mg_unit_parse(uk, j->valuestring, &v, err, sizeof err)) {
-            mg_diag_error(c->d, "%s: %s: expected %s: %s", c->name, path, uexp, err);
-            return -1;
-        }
-        if (v < f->min || v > f->max) {
-            range_error(c, path, f, v, j->valuestring);
-            return -1;
-        }
-        if (f->type == MG_T_SIZE) {
-            if (v != floor(v)) {
-                mg_diag_error(c->d, "%s: %s: expected a whole number of bytes, got %s",
-                              c->name, path, j->valuestring);
-                return -1;
-            }
-            *(int64_t *)base = (int64_t)v;
-        } else {
-            *(double *)base = v;
-        }
-        return 0;
-    }
-    case MG_T_STEPS:
-        return read_steps(c, path, j, c->dev);
+    case MG_T_TIME: return set_unit(c, f, j, path, base);
+    case MG_T_STEPS: return read_steps(c, path, j, c->dev);
     }
     return -1;
 }
@@ -276,16 +289,17 @@ static void unknown_key(load_ctx *c, const char *section, const char *key)
         }
     }
     const char *s = mg_suggest(key, cands, n);
+    mg_hint h;
     if (s) {
-        mg_diag_error(c->d, "%s: %s: unknown key (did you mean \"%s\"?)", c->name, path, s);
+        mg_diag_error(c->d, "%s: %s: unknown key%s", c->name, path, mg_hint_of(&h, s, "\""));
         return;
     }
     /* The same leaf name in another section? */
     for (size_t i = 0; i < mg_schema_count; i++) {
         const char *dot = strrchr(mg_schema[i].key, '.');
         if (dot && !strcmp(dot + 1, key)) {
-            mg_diag_error(c->d, "%s: %s: unknown key (did you mean \"%s\"?)", c->name, path,
-                          mg_schema[i].key);
+            mg_diag_error(c->d, "%s: %s: unknown key%s", c->name, path,
+                          mg_hint_of(&h, mg_schema[i].key, "\""));
             return;
         }
     }
@@ -392,79 +406,91 @@ static void fill_rows(load_ctx *c)
 
 /* ---- sources ------------------------------------------------------------ */
 
-static void read_sources(load_ctx *c, const cJSON *src, int strict)
+/* $.sources["KEY"].kind: one of the source kinds (not "none"), into o. */
+static void source_kind(load_ctx *c, const char *kp, const cJSON *k, mg_source *o)
 {
-    if (src && !cJSON_IsObject(src)) {
-        mg_diag_error(c->d, "%s: $.sources: expected an object mapping keys to "
-                      "{\"kind\", \"ref\"}, got %s", c->name, mg_json_type_name(src));
+    const char *const *names = mg_source_kind_names + 1;
+    size_t n = 0;
+    while (names[n]) n++;
+    int found = -1;
+    for (size_t i = 0; cJSON_IsString(k) && i < n; i++)
+        if (!strcmp(k->valuestring, names[i])) found = (int)i + 1;
+    if (found < 0) {
+        mg_diag_error(c->d, "%s: %s: expected one of measured, vendor, driver, "
+                      "aggregator, inferred, fitted, default", c->name, kp);
+    } else {
+        o->kind = (mg_source_kind)found;
+    }
+}
+
+/* One source object s at path for a key this file sets: its "kind",
+ * "ref" and (fitted) "curve" into o. */
+static void source_fields(load_ctx *c, const char *path, const cJSON *s, mg_source *o)
+{
+    int ref_bad = 0;
+    for (const cJSON *k = s->child; k; k = k->next) {
+        char kp[260];
+        snprintf(kp, sizeof kp, "%s.%s", path, k->string);
+        if (!strcmp(k->string, "kind")) {
+            source_kind(c, kp, k, o);
+        } else if (!strcmp(k->string, "ref") || !strcmp(k->string, "curve")) {
+            char *dst = !strcmp(k->string, "ref") ? o->ref : o->curve;
+            if (!cJSON_IsString(k) || strlen(k->valuestring) >= MG_REF_MAX) {
+                mg_diag_error(c->d, "%s: %s: expected a string of at most %d characters",
+                              c->name, kp, MG_REF_MAX - 1);
+                ref_bad = 1;
+            } else {
+                memcpy(dst, k->valuestring, strlen(k->valuestring) + 1);
+            }
+        } else {
+            static const char *const sk[] = {"kind", "ref", "curve"};
+            mg_hint h;
+            mg_diag_error(c->d, "%s: %s: unknown key%s", c->name, kp,
+                          mg_hint_near(&h, k->string, sk, 3, "\""));
+        }
+    }
+    if (o->kind == MG_SRC_NONE)
+        mg_diag_error(c->d, "%s: %s: missing \"kind\"", c->name, path);
+    if (!o->ref[0] && !ref_bad)
+        mg_diag_error(c->d, "%s: %s: missing \"ref\" (where the value comes from)",
+                      c->name, path);
+    if (o->kind == MG_SRC_FITTED && !o->curve[0])
+        mg_diag_error(c->d, "%s: %s: a fitted value must name the \"curve\" it was "
+                      "fitted to", c->name, path);
+}
+
+/* $.sources["KEY"]: KEY must be a config key this file sets, its value an
+ * object. */
+static void source_entry(load_ctx *c, const cJSON *s)
+{
+    char path[200];
+    snprintf(path, sizeof path, "$.sources[\"%s\"]", s->string);
+    size_t idx;
+    if (!mg_schema_find(s->string, &idx)) {
+        const char *keys[MG_MAX_FIELDS];
+        for (size_t i = 0; i < mg_schema_count; i++) keys[i] = mg_schema[i].key;
+        mg_hint h;
+        mg_diag_error(c->d, "%s: %s: names no config key%s", c->name, path,
+                      mg_hint_near(&h, s->string, keys, mg_schema_count, "\""));
         return;
     }
-    for (const cJSON *s = src ? src->child : NULL; s; s = s->next) {
-        char path[200];
-        snprintf(path, sizeof path, "$.sources[\"%s\"]", s->string);
-        size_t idx;
-        if (!mg_schema_find(s->string, &idx)) {
-            const char *keys[MG_MAX_FIELDS];
-            for (size_t i = 0; i < mg_schema_count; i++) keys[i] = mg_schema[i].key;
-            const char *sug = mg_suggest(s->string, keys, mg_schema_count);
-            mg_diag_error(c->d, "%s: %s: names no config key%s%s%s", c->name, path,
-                          sug ? " (did you mean \"" : "", sug ? sug : "", sug ? "\"?)" : "");
-            continue;
-        }
-        if (!c->node[idx]) {
-            mg_diag_error(c->d, "%s: %s: gives a source for a key this file does not set",
-                          c->name, path);
-            continue;
-        }
-        if (!cJSON_IsObject(s)) {
-            mg_diag_error(c->d, "%s: %s: expected {\"kind\": ..., \"ref\": ...}, got %s",
-                          c->name, path, mg_json_type_name(s));
-            continue;
-        }
-        mg_source *o = &c->dev->src[idx];
-        int ref_bad = 0;
-        for (const cJSON *k = s->child; k; k = k->next) {
-            char kp[260];
-            snprintf(kp, sizeof kp, "%s.%s", path, k->string);
-            if (!strcmp(k->string, "kind")) {
-                const char *const *names = mg_source_kind_names + 1;
-                size_t n = 0;
-                while (names[n]) n++;
-                int found = -1;
-                for (size_t i = 0; cJSON_IsString(k) && i < n; i++)
-                    if (!strcmp(k->valuestring, names[i])) found = (int)i + 1;
-                if (found < 0) {
-                    mg_diag_error(c->d, "%s: %s: expected one of measured, vendor, driver, "
-                                  "aggregator, inferred, fitted, default", c->name, kp);
-                } else {
-                    o->kind = (mg_source_kind)found;
-                }
-            } else if (!strcmp(k->string, "ref") || !strcmp(k->string, "curve")) {
-                char *dst = !strcmp(k->string, "ref") ? o->ref : o->curve;
-                if (!cJSON_IsString(k) || strlen(k->valuestring) >= MG_REF_MAX) {
-                    mg_diag_error(c->d, "%s: %s: expected a string of at most %d characters",
-                                  c->name, kp, MG_REF_MAX - 1);
-                    ref_bad = 1;
-                } else {
-                    memcpy(dst, k->valuestring, strlen(k->valuestring) + 1);
-                }
-            } else {
-                static const char *const sk[] = {"kind", "ref", "curve"};
-                const char *sug = mg_suggest(k->string, sk, 3);
-                mg_diag_error(c->d, "%s: %s: unknown key%s%s%s", c->name, kp,
-                              sug ? " (did you mean \"" : "", sug ? sug : "",
-                              sug ? "\"?)" : "");
-            }
-        }
-        if (o->kind == MG_SRC_NONE)
-            mg_diag_error(c->d, "%s: %s: missing \"kind\"", c->name, path);
-        if (!o->ref[0] && !ref_bad)
-            mg_diag_error(c->d, "%s: %s: missing \"ref\" (where the value comes from)",
-                          c->name, path);
-        if (o->kind == MG_SRC_FITTED && !o->curve[0])
-            mg_diag_error(c->d, "%s: %s: a fitted value must name the \"curve\" it was "
-                          "fitted to", c->name, path);
+    if (!c->node[idx]) {
+        mg_diag_error(c->d, "%s: %s: gives a source for a key this file does not set",
+                      c->name, path);
+        return;
     }
+    if (!cJSON_IsObject(s)) {
+        mg_diag_error(c->d, "%s: %s: expected {\"kind\": ..., \"ref\": ...}, got %s",
+                      c->name, path, mg_json_type_name(s));
+        return;
+    }
+    source_fields(c, path, s, &c->dev->src[idx]);
+}
+
+/* Every value set without a source: an error each when strict, else one
+ * warning counting them. */
+static void check_unsourced(load_ctx *c, int strict)
+{
     size_t unsourced = 0;
     const char *first = NULL;
     for (size_t i = 0; i < mg_schema_count; i++) {
@@ -481,6 +507,18 @@ static void read_sources(load_ctx *c, const cJSON *src, int strict)
     if (!strict && unsourced)
         mg_diag_warn(c->d, "%s: $.sources: %zu value%s without a source (first: $.%s)",
                      c->name, unsourced, unsourced == 1 ? "" : "s", first);
+}
+
+/* $.sources (may be absent): each entry, then the values left unsourced. */
+static void read_sources(load_ctx *c, const cJSON *src, int strict)
+{
+    if (src && !cJSON_IsObject(src)) {
+        mg_diag_error(c->d, "%s: $.sources: expected an object mapping keys to "
+                      "{\"kind\", \"ref\"}, got %s", c->name, mg_json_type_name(src));
+        return;
+    }
+    for (const cJSON *s = src ? src->child : NULL; s; s = s->next) source_entry(c, s);
+    check_unsourced(c, strict);
 }
 
 /* ---- entry points ------------------------------------------------------- */

@@ -56,9 +56,9 @@ int mg_vary_parse(const char *arg, mg_vary *v, mg_diag *d)
         const char *cands[MG_MAX_FIELDS];
         for (size_t i = 0; i < mg_schema_count; i++) cands[i] = mg_schema[i].key;
         const char *s = mg_suggest(v->key, cands, mg_schema_count);
-        mg_diag_error(d, "--vary %s: unknown config key '%s'%s%s%s", arg, v->key,
-                      s ? " (did you mean \"" : " (`mgsim config keys` lists them)", s ? s : "",
-                      s ? "\"?)" : "");
+        mg_hint h;
+        mg_diag_error(d, "--vary %s: unknown config key '%s'%s", arg, v->key,
+                      s ? mg_hint_of(&h, s, "\"") : " (`mgsim config keys` lists them)");
         return -1;
     }
     if (!variable_type(f->type)) {

@@ -12,6 +12,18 @@
 
 #define MAX_IDS (2 * MG_TRACE_MAX_LANES)
 
+/* The path a memory record takes through the model (route_of). */
+typedef enum mem_route {
+    ROUTE_NONE,             /* not a memory record */
+    ROUTE_TEX,              /* image read: texture L1, misses to the L2 */
+    ROUTE_IMG_WRITE,        /* image write: the L2, a line at a time */
+    ROUTE_LOCAL,            /* on-chip local memory */
+    ROUTE_CONST,            /* constant memory */
+    ROUTE_BUF_L1_LOAD,      /* buffer load through the buffer L1 (Mali) */
+    ROUTE_BUF_L1_STORE,     /* buffer store: the L1's bandwidth, written through to the L2 */
+    ROUTE_BUF_L2,           /* buffer access without an L1: the L2 (Adreno) */
+} mem_route;
+
 /* Remove repeated ids from v[0..n), keeping first occurrences in order (and
  * the matching entries of the parallel array w, when given).  Sorted ids
  * (the usual case) drop their adjacent repeats; otherwise a few ids are
@@ -179,129 +191,179 @@ static uint32_t lookup_blocks(const mg_rec *r, const uint8_t *ln, uint32_t nl, i
     return uniq(b, n);
 }
 
+/* The path a memory record of `type` takes on dev: the one decision
+ * mg_mem_access follows and mg_mem_pipes charges. */
+__attribute__((always_inline))
+static inline mem_route route_of(const mg_device *dev, int type)
+{
+    switch (type) {
+    case MG_REC_TEX_READ: return ROUTE_TEX;
+    case MG_REC_IMG_WRITE: return ROUTE_IMG_WRITE;
+    case MG_REC_CONST_LOAD: return ROUTE_CONST;
+    case MG_REC_BUF_LOAD:
+    case MG_REC_BUF_STORE:
+    case MG_REC_LOCAL_LOAD:
+    case MG_REC_LOCAL_STORE:
+        if (mg_rec_is_local(type) && dev->local_kind == MG_LOCAL_ONCHIP) return ROUTE_LOCAL;
+        /* buffers; Mali's local memory is system memory on this path too */
+        if (dev->buffer_path != MG_BUF_VIA_L1) return ROUTE_BUF_L2;
+        return mg_rec_is_store(type) ? ROUTE_BUF_L1_STORE : ROUTE_BUF_L1_LOAD;
+    default: return ROUTE_NONE;
+    }
+}
+
+/* An access to a pipe with a fixed latency and no cache (on-chip local or
+ * constant memory): `bytes` on pipe bw at cycle t, counted at level lv.
+ * Returns the completion cycle. */
+__attribute__((always_inline))
+static inline double flat_path(mg_sim *s, int lv, mg_pipe *bw, double bytes, double latency,
+                               double t)
+{
+    double start = mg_pipe_take(bw, t, bytes);
+    s->st->lv[lv].accesses++;
+    s->st->lv[lv].bytes += bytes;
+    return start + bytes / bw->per_cycle + latency;
+}
+
+/* A texture read: the distinct L1 tiles of the listed lanes, each with its
+ * L2 line, through the SP's texture L1. */
+__attribute__((always_inline))
+static inline double tex_read(mg_sim *s, mg_spi *p, const mg_rec *r, const uint8_t *ln,
+                              uint32_t nl, double bytes, double t)
+{
+    uint64_t ids[MAX_IDS], l2ids[MAX_IDS];
+    const mg_texlayout *m = tex_map_of(s, r);
+    uint32_t n = nl;
+    if (!mg_texlayout_ids_n(m, r->a, r->b, ln, nl, ids, l2ids))
+        n = uniq2(ids, l2ids, n);    /* distinct tiles, each with its L2 line */
+    return l1_path(s, MG_LV_TEX_L1, &p->tex_l1, &p->tex, &s->dev->tex_l1, ids, l2ids, n,
+                   bytes, bytes, t, m);
+}
+
+/* An image write: the texture L1 is read-only; writes go to the L2 a line
+ * at a time. */
+__attribute__((always_inline))
+static inline double img_write(mg_sim *s, const mg_rec *r, const uint8_t *ln, uint32_t nl,
+                               double bytes, double t)
+{
+    uint64_t ids[MAX_IDS];
+    const mg_texlayout *m = tex_map_of(s, r);
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < nl; k++, n++) {
+        uint64_t x;
+        mg_texlayout_ids(m, r->a[ln[k]], r->b[ln[k]], &x, &ids[n]);
+    }
+    n = uniq(ids, n);
+    return l2_path(s, ids, n, bytes, t, NULL);
+}
+
+/* The distinct lines of size `line` (sh: log2_or_neg(line)) in id space
+ * `space` that buffer record r's lanes touch, into ids; returns their
+ * number.  act: r's active lanes; ln[0 .. nl): its distinct lanes. */
+__attribute__((always_inline))
+static inline uint32_t buf_lines(const mg_rec *r, const uint8_t *ln, uint32_t nl, unsigned act,
+                                 uint64_t space, int64_t line, int sh, uint64_t *ids)
+{
+    uint32_t n = 0;
+    if (act <= MAX_IDS / 4) {        /* the cap below cannot bind: distinct lanes */
+        for (uint32_t k = 0; k < nl; k++)
+            n += buf_ids(space, r->a[ln[k]], r->width, line, sh, ids + n);
+    } else {
+        for (unsigned l = 0; l < r->lanes && n + 4 <= MAX_IDS; l++)
+            if (mg_rec_active(r, l))
+                n += buf_ids(space, r->a[l], r->width, line, sh, ids + n);
+    }
+    return uniq(ids, n);
+}
+
+/* The L2 line (in `space`) holding buffer-L1 line id of size `line`. */
+static inline uint64_t l2_line_of(const mg_sim *s, uint64_t space, uint64_t id, int64_t line)
+{
+    return space | div_sh(mg_line_in_space(id) * (uint64_t)line, (uint64_t)s->dev->l2.line,
+                          s->l2_line_sh);
+}
+
+/* A buffer (or system-memory local) access on SP sp by `route`: its lines
+ * through the buffer L1 (loads; stores take the L1's bandwidth and are
+ * written through to the L2) or straight to the L2. */
+__attribute__((always_inline))
+static inline double buf_access(mg_sim *s, int sp, mem_route route, const mg_rec *r,
+                                const uint8_t *ln, uint32_t nl, unsigned act, double bytes,
+                                double t)
+{
+    const mg_device *dev = s->dev;
+    mg_spi *p = &s->sps[sp];
+    uint64_t ids[MAX_IDS], l2ids[MAX_IDS];
+    uint64_t space = mg_rec_is_local(r->type) ? mg_line_space_local(sp)
+                                              : mg_line_space_obj(r->obj);
+    if (route == ROUTE_BUF_L2) {
+        uint32_t n = buf_lines(r, ln, nl, act, space, dev->l2.line, s->l2_line_sh, ids);
+        return l2_path(s, ids, n, bytes, t + (double)dev->buffer_latency_cycles, NULL);
+    }
+    int64_t line = dev->buf_l1.line;
+    uint32_t n = buf_lines(r, ln, nl, act, space, line, s->buf_l1_line_sh, ids);
+    if (route == ROUTE_BUF_L1_LOAD) {
+        for (uint32_t i = 0; i < n; i++) l2ids[i] = l2_line_of(s, space, ids[i], line);
+        /* one lookup_bytes block per cycle (NVIDIA: 128 B lines) */
+        double busy = bytes;
+        if (dev->buf_l1_lookup_bytes > 0)
+            busy = maxd(bytes, (double)lookup_blocks(r, ln, nl, dev->buf_l1_lookup_bytes) *
+                                   p->buf.per_cycle);
+        return l1_path(s, MG_LV_BUF_L1, &p->buf_l1, &p->buf, &dev->buf_l1, ids, l2ids, n,
+                       bytes, busy, t, NULL);
+    }
+    /* stores: through the L1's bandwidth, written to L2 */
+    t = mg_pipe_take(&p->buf, t, bytes) + bytes / p->buf.per_cycle;
+    s->st->lv[MG_LV_BUF_L1].bytes += bytes;
+    for (uint32_t i = 0; i < n; i++) ids[i] = l2_line_of(s, space, ids[i], line);
+    n = uniq(ids, n);
+    return l2_path(s, ids, n, bytes, t, NULL);
+}
+
 double mg_mem_access(mg_sim *s, int sp, const mg_rec *r, const uint8_t *ln, uint32_t nl,
                      double t)
 {
     const mg_device *dev = s->dev;
-    mg_sim_stats *st = s->st;
     mg_spi *p = &s->sps[sp];
     unsigned act = mg_rec_popcount(r);
     double bytes = (double)act * r->width;
-    uint64_t ids[MAX_IDS], l2ids[MAX_IDS];
-    uint32_t n = 0;
     uint8_t own[MG_TRACE_MAX_LANES];         /* lanes whose addresses may be new */
     if (!ln && r->type != MG_REC_CONST_LOAD) {
         nl = mg_rec_distinct_lanes(r, own);
         ln = own;
     }
-    st->lane_accesses += act;
-    switch (r->type) {
-    case MG_REC_TEX_READ: {
-        const mg_texlayout *m = tex_map_of(s, r);
-        n = nl;
-        if (!mg_texlayout_ids_n(m, r->a, r->b, ln, nl, ids, l2ids))
-            n = uniq2(ids, l2ids, n);    /* distinct tiles, each with its L2 line */
-        return l1_path(s, MG_LV_TEX_L1, &p->tex_l1, &p->tex, &dev->tex_l1, ids, l2ids, n,
-                       bytes, bytes, t, m);
-    }
-    case MG_REC_IMG_WRITE: {
-        /* the texture L1 is read-only; writes go to the L2 a line at a time */
-        const mg_texlayout *m = tex_map_of(s, r);
-        for (uint32_t k = 0; k < nl; k++, n++) {
-            uint64_t x;
-            mg_texlayout_ids(m, r->a[ln[k]], r->b[ln[k]], &x, &ids[n]);
-        }
-        n = uniq(ids, n);
-        return l2_path(s, ids, n, bytes, t, NULL);
-    }
-    case MG_REC_BUF_LOAD:
-    case MG_REC_BUF_STORE:
-    case MG_REC_LOCAL_LOAD:
-    case MG_REC_LOCAL_STORE: {
-        int local = r->type == MG_REC_LOCAL_LOAD || r->type == MG_REC_LOCAL_STORE;
-        int store = r->type == MG_REC_BUF_STORE || r->type == MG_REC_LOCAL_STORE;
-        if (local && dev->local_kind == MG_LOCAL_ONCHIP) {
-            double start = mg_pipe_take(&p->lmem, t, bytes);
-            st->lv[MG_LV_LOCAL].accesses++;
-            st->lv[MG_LV_LOCAL].bytes += bytes;
-            return start + bytes / p->lmem.per_cycle + (double)dev->local_latency_cycles;
-        }
-        /* buffers; Mali's local memory is system memory on this path too */
-        uint64_t space = local ? ((uint64_t)63 << 56 | (uint64_t)sp << 48)
-                               : (uint64_t)(r->obj + 1) << 56;
-        int via_l1 = dev->buffer_path == MG_BUF_VIA_L1;
-        int64_t line = via_l1 ? dev->buf_l1.line : dev->l2.line;
-        int sh = via_l1 ? s->buf_l1_line_sh : s->l2_line_sh, l2sh = s->l2_line_sh;
-        if (act <= MAX_IDS / 4) {        /* the cap below cannot bind: distinct lanes */
-            for (uint32_t k = 0; k < nl; k++)
-                n += buf_ids(space, r->a[ln[k]], r->width, line, sh, ids + n);
-        } else {
-            for (unsigned l = 0; l < r->lanes && n + 4 <= MAX_IDS; l++)
-                if (mg_rec_active(r, l))
-                    n += buf_ids(space, r->a[l], r->width, line, sh, ids + n);
-        }
-        n = uniq(ids, n);
-        if (via_l1 && !store) {
-            for (uint32_t i = 0; i < n; i++)
-                l2ids[i] = space | div_sh((ids[i] & 0xffffffffffffull) * (uint64_t)line,
-                                          (uint64_t)dev->l2.line, l2sh);
-            /* one lookup_bytes block per cycle (NVIDIA: 128 B lines) */
-            double busy = bytes;
-            if (dev->buf_l1_lookup_bytes > 0)
-                busy = maxd(bytes, (double)lookup_blocks(r, ln, nl, dev->buf_l1_lookup_bytes) *
-                                       p->buf.per_cycle);
-            return l1_path(s, MG_LV_BUF_L1, &p->buf_l1, &p->buf, &dev->buf_l1, ids, l2ids, n,
-                           bytes, busy, t, NULL);
-        }
-        if (via_l1) {      /* stores: through the L1's bandwidth, written to L2 */
-            t = mg_pipe_take(&p->buf, t, bytes) + bytes / p->buf.per_cycle;
-            st->lv[MG_LV_BUF_L1].bytes += bytes;
-            for (uint32_t i = 0; i < n; i++)
-                ids[i] = space | div_sh((ids[i] & 0xffffffffffffull) * (uint64_t)line,
-                                        (uint64_t)dev->l2.line, l2sh);
-            n = uniq(ids, n);
-            return l2_path(s, ids, n, bytes, t, NULL);
-        }
-        return l2_path(s, ids, n, bytes, t + (double)dev->buffer_latency_cycles, NULL);
-    }
-    case MG_REC_CONST_LOAD: {
-        double start = mg_pipe_take(&p->cmem, t, bytes);
-        st->lv[MG_LV_CONST].accesses++;
-        st->lv[MG_LV_CONST].bytes += bytes;
-        return start + bytes / p->cmem.per_cycle + (double)dev->const_latency_cycles;
-    }
-    default:
-        return t;
+    s->st->lane_accesses += act;
+    mem_route route = route_of(dev, r->type);
+    switch (route) {
+    case ROUTE_TEX: return tex_read(s, p, r, ln, nl, bytes, t);
+    case ROUTE_IMG_WRITE: return img_write(s, r, ln, nl, bytes, t);
+    case ROUTE_LOCAL:
+        return flat_path(s, MG_LV_LOCAL, &p->lmem, bytes, (double)dev->local_latency_cycles, t);
+    case ROUTE_CONST:
+        return flat_path(s, MG_LV_CONST, &p->cmem, bytes, (double)dev->const_latency_cycles, t);
+    case ROUTE_BUF_L1_LOAD:
+    case ROUTE_BUF_L1_STORE:
+    case ROUTE_BUF_L2: return buf_access(s, sp, route, r, ln, nl, act, bytes, t);
+    default: return t;
     }
 }
 
 int mg_mem_pipes(const mg_device *dev, int type, int pipes[2])
 {
-    /* mirrors mg_mem_access: every pipe it takes, for at least the bytes
-     * the lanes move (a split buffer load takes whole parts, a buffer
-     * lookup at least its bytes) */
-    switch (type) {
-    case MG_REC_TEX_READ: pipes[0] = MG_BP_TEX; return 1;
-    case MG_REC_IMG_WRITE: pipes[0] = MG_BP_L2; return 1;
-    case MG_REC_BUF_LOAD:
-    case MG_REC_BUF_STORE:
-    case MG_REC_LOCAL_LOAD:
-    case MG_REC_LOCAL_STORE: {
-        int local = type == MG_REC_LOCAL_LOAD || type == MG_REC_LOCAL_STORE;
-        int store = type == MG_REC_BUF_STORE || type == MG_REC_LOCAL_STORE;
-        if (local && dev->local_kind == MG_LOCAL_ONCHIP) {
-            pipes[0] = MG_BP_LMEM;
-            return 1;
-        }
-        if (dev->buffer_path == MG_BUF_VIA_L1) {
-            pipes[0] = MG_BP_BUF;
-            pipes[1] = MG_BP_L2;                 /* stores: written through */
-            return store ? 2 : 1;
-        }
-        pipes[0] = MG_BP_L2;
-        return 1;
-    }
-    case MG_REC_CONST_LOAD: pipes[0] = MG_BP_CMEM; return 1;
+    /* every pipe mg_mem_access takes on the record's route, for at least
+     * the bytes the lanes move (a split buffer load takes whole parts, a
+     * buffer lookup at least its bytes) */
+    switch (route_of(dev, type)) {
+    case ROUTE_TEX: pipes[0] = MG_BP_TEX; return 1;
+    case ROUTE_IMG_WRITE: pipes[0] = MG_BP_L2; return 1;
+    case ROUTE_LOCAL: pipes[0] = MG_BP_LMEM; return 1;
+    case ROUTE_CONST: pipes[0] = MG_BP_CMEM; return 1;
+    case ROUTE_BUF_L1_LOAD: pipes[0] = MG_BP_BUF; return 1;
+    case ROUTE_BUF_L1_STORE:                     /* written through */
+        pipes[0] = MG_BP_BUF;
+        pipes[1] = MG_BP_L2;
+        return 2;
+    case ROUTE_BUF_L2: pipes[0] = MG_BP_L2; return 1;
     default: return 0;
     }
 }

@@ -395,8 +395,7 @@ static int issue_mem(mg_sim *s, mg_warpi *w, const mg_rec *r, double now)
     uint32_t mlp = (uint32_t)s->dev->max_outstanding_per_warp;
     if (mlp > 64) mlp = 64;
     double t0 = now;
-    int load = r->type != MG_REC_BUF_STORE && r->type != MG_REC_LOCAL_STORE &&
-               r->type != MG_REC_IMG_WRITE;
+    int load = !mg_rec_is_store(r->type) && r->type != MG_REC_IMG_WRITE;
     if (load && w->nloads >= mlp) {           /* wait for the oldest slot */
         uint32_t k = 0;
         for (uint32_t i = 1; i < w->nloads; i++)
@@ -561,126 +560,191 @@ static int scan_barriers(mg_sim *s, mg_wgi *g)
     return 0;
 }
 
-int mg_sim_run(const mg_device *dev, mg_trace_source *src, const mg_sim_opts *opts,
-               mg_sim_stats *st, mg_diag *d)
+/* Setup: s holds the launch's device, trace and stats (st zeroed).  Checks
+ * the trace's warp width; returns 0, or -1 with a diagnostic (nothing is
+ * allocated yet). */
+static int sim_init(mg_sim *s, const mg_device *dev, mg_trace_source *src, mg_sim_stats *st,
+                    mg_diag *d, mg_wgi **pending)
 {
-    mg_sim s;
-    memset(&s, 0, sizeof s);
+    memset(s, 0, sizeof *s);
     memset(st, 0, sizeof *st);
-    s.dev = dev;
-    s.hdr = src->hdr;
-    s.src = src;
-    s.st = st;
-    s.d = d;
+    s->dev = dev;
+    s->hdr = src->hdr;
+    s->src = src;
+    s->st = st;
+    s->d = d;
+    s->pending = pending;
     const mg_trace_header *h = src->hdr;
     if (h->warp_width == 0 || h->warp_width > MG_TRACE_MAX_LANES) {
         mg_diag_error(d, "%s: trace warp width %u", h->kernel, h->warp_width);
         return -1;
     }
     uint64_t g = (uint64_t)dev->reg_granule;
-    s.regs_per_item = (uint32_t)((h->regs_per_item + g - 1) / g * g);
-    if (s.regs_per_item == 0) s.regs_per_item = (uint32_t)g;
-    s.items_per_wg = h->local[0] * h->local[1] * h->local[2];
-    s.warps_per_wg = mg_trace_warps_per_wg(h);
-    mg_wgi *pend = NULL;
-    s.pending = &pend;
-    s.sps = calloc((size_t)dev->sp_count, sizeof *s.sps);
-    int rc = -1;
-    if (!s.sps || mg_mem_init(&s)) {
-        mg_diag_error(d, "%s: out of memory setting up the caches", h->kernel);
-        goto out;
+    s->regs_per_item = (uint32_t)((h->regs_per_item + g - 1) / g * g);
+    if (s->regs_per_item == 0) s->regs_per_item = (uint32_t)g;
+    s->items_per_wg = h->local[0] * h->local[1] * h->local[2];
+    s->warps_per_wg = mg_trace_warps_per_wg(h);
+    return 0;
+}
+
+/* Setup: the SPs and the memory path, the first work group fetched into
+ * s->pending[0], the launch checked against the device, the sampler.
+ * Returns 0, -1 on error (diagnosed, or left to sim_release). */
+static int sim_setup(mg_sim *s, const mg_sim_opts *opts)
+{
+    const mg_trace_header *h = s->hdr;
+    s->sps = calloc((size_t)s->dev->sp_count, sizeof *s->sps);
+    if (!s->sps || mg_mem_init(s)) {
+        mg_diag_error(s->d, "%s: out of memory setting up the caches", h->kernel);
+        return -1;
     }
-    pend = fetch(&s);
-    if (!pend) {
-        if (!s.failed) mg_diag_error(d, "%s: the trace has no work group", h->kernel);
-        goto out;
+    s->pending[0] = fetch(s);
+    if (!s->pending[0]) {
+        if (!s->failed) mg_diag_error(s->d, "%s: the trace has no work group", h->kernel);
+        return -1;
     }
-    s.has_barriers = scan_barriers(&s, pend);
-    if (s.failed || check_launch(&s) || mg_sample_init(&s, opts)) goto out;
-    /* the cycle limit, in replay cycles (the launch overhead is added last) */
-    double limit = opts && opts->cycle_limit > 0
-                       ? opts->cycle_limit - dev->launch_overhead_s * dev->clock_hz : 0;
-    if (limit > 0 && !opts->no_bound) {           /* over the bar by the trace alone? */
-        int over = mg_bound_over(&s, limit);
-        if (over < 0) goto out;
-        if (over) {
-            cut_at_limit(st, opts, dev, 1);
-            rc = 0;
-            goto out;
-        }
-    }
-    /* initial dispatch: one work group per SP in turn, while any fits */
-    for (int progress = 1; progress && !s.failed;) {
+    s->has_barriers = scan_barriers(s, s->pending[0]);
+    if (s->failed || check_launch(s) || mg_sample_init(s, opts)) return -1;
+    return 0;
+}
+
+/* The cycle limit in replay cycles (the launch overhead is added last);
+ * 0: none. */
+static double replay_limit(const mg_device *dev, const mg_sim_opts *opts)
+{
+    return opts && opts->cycle_limit > 0
+               ? opts->cycle_limit - dev->launch_overhead_s * dev->clock_hz : 0;
+}
+
+/* Before any replay: is the launch over the limit by its trace alone?
+ * Returns 1 after cutting the stats at the limit, 0 when the replay must
+ * run, -1 on error. */
+static int sim_cut_by_bound(mg_sim *s, const mg_sim_opts *opts, double limit)
+{
+    if (!(limit > 0 && !opts->no_bound)) return 0;
+    int over = mg_bound_over(s, limit);
+    if (over <= 0) return over;
+    cut_at_limit(s->st, opts, s->dev, 1);
+    return 1;
+}
+
+/* Dispatch: one work group per SP in turn, while any fits, at cycle 0.
+ * Returns 0, -1 on error. */
+static int sim_dispatch_initial(mg_sim *s)
+{
+    for (int progress = 1; progress && !s->failed;) {
         progress = 0;
-        for (int sp = 0; sp < dev->sp_count; sp++) {
-            if (!pend) pend = fetch(&s);
-            if (!pend || !fits(&s, sp, pend)) continue;
-            mg_wgi *x = pend;
-            pend = NULL;
-            if (dispatch(&s, sp, x, 0.0)) goto out;
+        for (int sp = 0; sp < s->dev->sp_count; sp++) {
+            if (!s->pending[0]) s->pending[0] = fetch(s);
+            mg_wgi *x = s->pending[0];
+            if (!x || !fits(s, sp, x)) continue;
+            s->pending[0] = NULL;
+            if (dispatch(s, sp, x, 0.0)) return -1;
             progress = 1;
         }
     }
-    while (s.nheap && !s.failed) {
-        mg_warpi *w = heap_pop(&s);
-        if (limit > 0 && s.now > limit) {          /* passed the bar: stop here */
-            cut_at_limit(st, opts, dev, 0);
-            rc = 0;
-            goto out;
+    return 0;
+}
+
+/* The event loop: step the earliest warp until none is left (stale
+ * events are dropped).  Returns 0 when the heap ran empty (s->failed may
+ * be set), 1 after cutting the stats at `limit` (> 0) once the launch
+ * passed it, -1 on error. */
+static int sim_event_loop(mg_sim *s, const mg_sim_opts *opts, double limit)
+{
+    while (s->nheap && !s->failed) {
+        mg_warpi *w = heap_pop(s);
+        if (limit > 0 && s->now > limit) {          /* passed the bar: stop here */
+            cut_at_limit(s->st, opts, s->dev, 0);
+            return 1;
         }
         /* the next warp to step is the earlier child of the top (or w
          * again): fetch both children's warps while w is stepped (with
          * hundreds of warps, their state is rarely in cache) */
-        if (s.nheap > 2) {
-            __builtin_prefetch(s.heap[1].w);
-            __builtin_prefetch((const char *)s.heap[1].w + 64);
-            __builtin_prefetch(s.heap[2].w);
-            __builtin_prefetch((const char *)s.heap[2].w + 64);
+        if (s->nheap > 2) {
+            __builtin_prefetch(s->heap[1].w);
+            __builtin_prefetch((const char *)s->heap[1].w + 64);
+            __builtin_prefetch(s->heap[2].w);
+            __builtin_prefetch((const char *)s->heap[2].w + 64);
         }
-        if (s.heap[0].gen == w->gen && step(&s, w)) goto out;   /* else stale */
-        heap_settle(&s);
+        if (s->heap[0].gen == w->gen && step(s, w)) return -1;   /* else stale */
+        heap_settle(s);
     }
-    if (s.failed) goto out;
-    if (pend || !s.src_done) {
-        mg_diag_error(d, "%s: internal: work groups left undispatched", h->kernel);
-        goto out;
+    return 0;
+}
+
+/* Statistics: after a complete replay, the cycles, each SP's residency and
+ * idle time, the sampler's estimate and the launch overhead.  Returns 0,
+ * -1 when the replay failed or left work groups undispatched. */
+static int sim_statistics(mg_sim *s)
+{
+    const mg_device *dev = s->dev;
+    mg_sim_stats *st = s->st;
+    if (s->failed) return -1;
+    if (s->pending[0] || !s->src_done) {
+        mg_diag_error(s->d, "%s: internal: work groups left undispatched", s->hdr->kernel);
+        return -1;
     }
-    st->cycles = s.now;
-    st->seconds = s.now / dev->clock_hz;
+    st->cycles = s->now;
+    st->seconds = s->now / dev->clock_hz;
     double busy = 0, warp_time = 0;
     for (int i = 0; i < dev->sp_count; i++) {
-        sp_account(&s.sps[i], s.now);
-        busy += s.sps[i].busy_time;
-        warp_time += s.sps[i].warp_time;
-        st->stall[MG_STALL_IDLE] += s.now - s.sps[i].busy_time;
+        sp_account(&s->sps[i], s->now);
+        busy += s->sps[i].busy_time;
+        warp_time += s->sps[i].warp_time;
+        st->stall[MG_STALL_IDLE] += s->now - s->sps[i].busy_time;
     }
     st->resident_warps_mean = busy > 0 ? warp_time / busy : 0;
     st->fp16_dominant = st->alu_lane_ops[MG_ALU_FP16] > st->alu_lane_ops[MG_ALU_FP32];
-    if (s.smp) mg_sample_finish(&s);
+    if (s->smp) mg_sample_finish(s);
     /* a launch's fixed cost (core.launch_overhead): timed, but no work */
     st->cycles += dev->launch_overhead_s * dev->clock_hz;
     st->seconds = st->cycles / dev->clock_hz;
-    rc = 0;
-out:
-    if (rc && !mg_diag_failed(d)) mg_diag_error(d, "%s: simulation failed", h->kernel);
-    if (pend) wg_free(pend);
-    while (s.spare) {
-        mg_wgi *x = s.spare;
-        s.spare = x->next;
+    return 0;
+}
+
+/* Release: everything s holds (work groups pending, spare and still
+ * resident after an error or a cut, the heap, the SPs, the sampler, the
+ * memory path).  rc != 0 without a diagnostic yet gets a generic one. */
+static void sim_release(mg_sim *s, int rc)
+{
+    if (rc && !mg_diag_failed(s->d)) mg_diag_error(s->d, "%s: simulation failed", s->hdr->kernel);
+    if (s->pending[0]) wg_free(s->pending[0]);
+    while (s->spare) {
+        mg_wgi *x = s->spare;
+        s->spare = x->next;
         wg_free(x);
     }
-    while (s.live) {           /* work groups still resident after an error or a cut */
-        mg_wgi *x = s.live;
-        s.live = x->next;
+    while (s->live) {
+        mg_wgi *x = s->live;
+        s->live = x->next;
         wg_free(x);
     }
-    free(s.heap);
-    for (int i = 0; s.sps && i < dev->sp_count; i++) {
-        free(s.sps[i].park_alu.w);
-        free(s.sps[i].park_salu.w);
+    free(s->heap);
+    for (int i = 0; s->sps && i < s->dev->sp_count; i++) {
+        free(s->sps[i].park_alu.w);
+        free(s->sps[i].park_salu.w);
     }
-    mg_sample_free(&s);
-    mg_mem_free(&s);
-    free(s.sps);
+    mg_sample_free(s);
+    mg_mem_free(s);
+    free(s->sps);
+}
+
+/* The phases in order; a phase that returns 1 (a cut at the cycle limit)
+ * ends the run successfully with the stats it set. */
+int mg_sim_run(const mg_device *dev, mg_trace_source *src, const mg_sim_opts *opts,
+               mg_sim_stats *st, mg_diag *d)
+{
+    mg_sim s;
+    mg_wgi *pend = NULL;      /* s.pending: the next work group to dispatch */
+    if (sim_init(&s, dev, src, st, d, &pend)) return -1;
+    double limit = replay_limit(dev, opts);
+    int rc = sim_setup(&s, opts);
+    if (!rc) rc = sim_cut_by_bound(&s, opts, limit);
+    if (!rc) rc = sim_dispatch_initial(&s);
+    if (!rc) rc = sim_event_loop(&s, opts, limit);
+    if (!rc) rc = sim_statistics(&s);
+    if (rc > 0) rc = 0;
+    sim_release(&s, rc);
     return rc;
 }

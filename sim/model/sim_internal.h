@@ -59,6 +59,45 @@ static inline uint64_t mg_alu_units(const mg_device *dev, const mg_rec *r, int *
     return (uint64_t)r->n * vec * lanes;
 }
 
+/* Memory record types as the memory path classifies them: local memory
+ * (on chip, or system memory on the buffer path) and stores (buffer or
+ * local; an image write is neither). */
+static inline int mg_rec_is_local(int type)
+{
+    return type == MG_REC_LOCAL_LOAD || type == MG_REC_LOCAL_STORE;
+}
+
+static inline int mg_rec_is_store(int type)
+{
+    return type == MG_REC_BUF_STORE || type == MG_REC_LOCAL_STORE;
+}
+
+/* Cache line ids (mem.c): the top byte names an id space, the low 48 bits
+ * are a line (or tile) in it.  Object obj's lines (a buffer's, or an
+ * image's: texlayout.h) are in space obj + 1; space 63 holds the local
+ * memory of the buffer path, bits 48 .. 55 naming the SP it belongs to. */
+#define MG_LINE_SPACE_SHIFT 56
+#define MG_LINE_SP_SHIFT    48
+#define MG_LINE_LOCAL_SPACE 63u
+
+/* The id bits of object obj's space. */
+static inline uint64_t mg_line_space_obj(unsigned obj)
+{
+    return (uint64_t)(obj + 1) << MG_LINE_SPACE_SHIFT;
+}
+
+/* The id bits of SP sp's local memory on the buffer path. */
+static inline uint64_t mg_line_space_local(int sp)
+{
+    return (uint64_t)MG_LINE_LOCAL_SPACE << MG_LINE_SPACE_SHIFT | (uint64_t)sp << MG_LINE_SP_SHIFT;
+}
+
+/* The line within its space of line id `id`. */
+static inline uint64_t mg_line_in_space(uint64_t id)
+{
+    return id & (((uint64_t)1 << MG_LINE_SP_SHIFT) - 1);
+}
+
 struct mg_wgi;
 struct mg_warpi;
 

@@ -4,6 +4,7 @@
  */
 #include "sim/search/memo.h"
 
+#include "base/hash.h"
 #include "traces/gen/op.h"
 
 #include <pthread.h>
@@ -16,7 +17,7 @@ typedef struct entry {
     char        *key;                    /* NULL: empty */
     uint64_t     hash;
     int          state;                  /* PENDING, DONE or ABANDONED */
-    mg_sweep_result rec;                    /* DONE: the result; schedule, reason NULL */
+    mg_sweep_result result;                 /* DONE: the result; schedule, reason NULL */
 } entry;
 
 struct mg_memo {
@@ -88,14 +89,6 @@ int mg_memo_key(const mg_schedule *s, const char *canon, char *key, size_t n)
     return 0;
 }
 
-/* FNV-1a, 64 bits. */
-static uint64_t hash_str(const char *s)
-{
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (; *s; s++) h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-    return h;
-}
-
 /* The slot of key: where it is, or the empty slot where it would go. */
 static entry *find(entry *tab, size_t cap, const char *key, uint64_t h)
 {
@@ -145,7 +138,7 @@ static int grow(mg_memo *m)
 
 int mg_memo_get(mg_memo *m, const char *key, int nowait, mg_sweep_result *r)
 {
-    uint64_t h = hash_str(key);
+    uint64_t h = mg_fnv1a_str(key);
     int rc = 0;
     pthread_mutex_lock(&m->mu);
     entry *e = find(m->tab, m->cap, key, h);
@@ -159,7 +152,7 @@ int mg_memo_get(mg_memo *m, const char *key, int nowait, mg_sweep_result *r)
     }
     if (e->key && e->state == DONE) {
         mg_sweep_result own = *r;
-        *r = e->rec;
+        *r = e->result;
         r->index = own.index;
         r->schedule = own.schedule;
         r->reason = own.reason;
@@ -193,13 +186,13 @@ int mg_memo_get(mg_memo *m, const char *key, int nowait, mg_sweep_result *r)
 
 void mg_memo_put(mg_memo *m, const char *key, const mg_sweep_result *r)
 {
-    uint64_t h = hash_str(key);
+    uint64_t h = mg_fnv1a_str(key);
     pthread_mutex_lock(&m->mu);
     entry *e = find(m->tab, m->cap, key, h);
     if (e->key && e->state == PENDING) {
         if (r->ok || r->cut) {                  /* a cut too: twins share the bar */
-            e->rec = *r;
-            e->rec.schedule = e->rec.reason = NULL;
+            e->result = *r;
+            e->result.schedule = e->result.reason = NULL;
             e->state = DONE;
         } else {
             e->state = ABANDONED;

@@ -7,7 +7,7 @@
  * unroll pragma, for one).  Candidates that differ only in such knobs
  * simulate to the same numbers, so a sweep simulates the first it meets
  * and copies the result to the others.  The copy is exact (the simulation
- * is deterministic), so a sweep's records are the same with or without the
+ * is deterministic), so a sweep's results are the same with or without the
  * memo, and for any thread count.  tests/unit/test_sweep.c checks, for
  * every op that lists trace-inert knobs, that they really leave the plan
  * and the simulation unchanged.

@@ -53,9 +53,9 @@ static void defaults(mg_rules *r)
 static void unknown(mg_diag *d, const char *file, const char *path, const char *what,
                     const char *word, const char *const *cands, size_t n)
 {
-    const char *s = mg_suggest(word, cands, n);
-    mg_diag_error(d, "%s: %s: unknown %s \"%s\"%s%s%s", file, path, what, word,
-                  s ? " (did you mean \"" : "", s ? s : "", s ? "\"?)" : "");
+    mg_hint h;
+    mg_diag_error(d, "%s: %s: unknown %s \"%s\"%s", file, path, what, word,
+                  mg_hint_near(&h, word, cands, n, "\""));
 }
 
 static void load_param(const param *p, const cJSON *v, const char *file, const char *path,

@@ -25,9 +25,9 @@ typedef struct ctx {
 static void suggest_err(ctx *c, const char *path, const char *what, const char *word,
                         const char *const *cands, size_t n)
 {
-    const char *s = mg_suggest(word, cands, n);
-    mg_diag_error(c->d, "%s: %s: unknown %s \"%s\"%s%s%s", c->file, path, what, word,
-                  s ? " (did you mean \"" : "", s ? s : "", s ? "\"?)" : "");
+    mg_hint h;
+    mg_diag_error(c->d, "%s: %s: unknown %s \"%s\"%s", c->file, path, what, word,
+                  mg_hint_near(&h, word, cands, n, "\""));
 }
 
 /* The op's key named `name` (own keys, then the common knobs it accepts). */
@@ -193,8 +193,10 @@ static void int_opt(mg_space_val *v, int64_t x)
 
 static int is_pow2(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
 
-/* Every ordered tuple of nk factors whose product divides n. */
-static int split_rec(mg_space_knob *k, int nk, int64_t n, int pow2, int depth, int64_t *cur)
+/* Every ordered tuple of nk factors whose product divides n (cur[0 ..
+ * depth) chosen so far) as options of k.  Returns 0, -1 past MAX_OPTS or
+ * on OOM. */
+static int split_tuples(mg_space_knob *k, int nk, int64_t n, int pow2, int depth, int64_t *cur)
 {
     if (depth == nk) {
         mg_space_val *v = push_opt(k);
@@ -205,7 +207,7 @@ static int split_rec(mg_space_knob *k, int nk, int64_t n, int pow2, int depth, i
     for (int64_t f = 1; f <= n; f++) {
         if (n % f || (pow2 && !is_pow2(f))) continue;
         cur[depth] = f;
-        if (split_rec(k, nk, n / f, pow2, depth + 1, cur)) return -1;
+        if (split_tuples(k, nk, n / f, pow2, depth + 1, cur)) return -1;
     }
     return 0;
 }
@@ -242,74 +244,58 @@ static int var_list(ctx *c, const char *path, const cJSON *arr, int *vars, int *
     return 0;
 }
 
-static int load_knob(ctx *c, int ki, const cJSON *j)
+/* The "too many options" error of knob path. */
+static int knob_oom(ctx *c, const char *path)
 {
-    static const char *const allowed[] = {"name", "shape", "key", "keys", "values",
-                                          "divisors", "range", "split", "comment"};
-    char path[128];
-    snprintf(path, sizeof path, "$.knobs[%d]", ki);
-    if (!cJSON_IsObject(j)) {
-        mg_diag_error(c->d, "%s: %s: expected an object", c->file, path);
-        return -1;
-    }
-    if (check_keys(c, path, j, allowed, sizeof allowed / sizeof *allowed)) return -1;
+    mg_diag_error(c->d, "%s: %s: more than %d options (or out of memory)", c->file, path,
+                  MAX_OPTS);
+    return -1;
+}
+
+/* A split knob (path: the knob's): {"keys", "of", "policy"}, its keys
+ * defined and its options every tuple split_tuples makes.  key, keys: the
+ * knob's own "key" and "keys", which a split must not have. */
+static int knob_split(ctx *c, const char *path, int ki, const cJSON *split, const cJSON *key,
+                      const cJSON *keys)
+{
+    static const char *const sa[] = {"keys", "of", "policy"};
     mg_space_knob *k = &c->sp->knobs[ki];
-    const cJSON *name = cJSON_GetObjectItemCaseSensitive(j, "name");
-    if (!cJSON_IsString(name) || !*name->valuestring || strlen(name->valuestring) >= 32) {
-        mg_diag_error(c->d, "%s: %s.name: expected a name (1..31 characters)", c->file, path);
-        return -1;
-    }
-    snprintf(k->name, sizeof k->name, "%s", name->valuestring);
-    const cJSON *shape = cJSON_GetObjectItemCaseSensitive(j, "shape");
-    if (shape && !cJSON_IsBool(shape)) {
-        mg_diag_error(c->d, "%s: %s.shape: expected true or false", c->file, path);
-        return -1;
-    }
-    k->shape = cJSON_IsTrue(shape);
-    const cJSON *key = cJSON_GetObjectItemCaseSensitive(j, "key");
-    const cJSON *keys = cJSON_GetObjectItemCaseSensitive(j, "keys");
-    const cJSON *values = cJSON_GetObjectItemCaseSensitive(j, "values");
-    const cJSON *divs = cJSON_GetObjectItemCaseSensitive(j, "divisors");
-    const cJSON *range = cJSON_GetObjectItemCaseSensitive(j, "range");
-    const cJSON *split = cJSON_GetObjectItemCaseSensitive(j, "split");
-    int ngen = !!values + !!divs + !!range + !!split;
-    if (ngen != 1) {
-        mg_diag_error(c->d, "%s: %s: expected exactly one of \"values\", \"divisors\", "
-                      "\"range\", \"split\"", c->file, path);
-        return -1;
-    }
     char p[160];
-    if (split) {
-        snprintf(p, sizeof p, "%s.split", path);
-        static const char *const sa[] = {"keys", "of", "policy"};
-        if (key || keys || !cJSON_IsObject(split)) {
-            mg_diag_error(c->d, "%s: %s: a split is an object {\"keys\", \"of\", \"policy\"} "
-                          "and names its keys itself", c->file, p);
-            return -1;
-        }
-        if (check_keys(c, p, split, sa, 3)) return -1;
-        char pk[200];
-        snprintf(pk, sizeof pk, "%s.keys", p);
-        if (var_list(c, pk, cJSON_GetObjectItemCaseSensitive(split, "keys"), k->var, &k->nvars,
-                     ki, 1))
-            return -1;
-        int64_t of;
-        if (get_int(c, p, split, "of", 1, &of, 1)) return -1;
-        const cJSON *pol = cJSON_GetObjectItemCaseSensitive(split, "policy");
-        int pow2 = 0;
-        if (pol) {
-            if (!cJSON_IsString(pol) || (strcmp(pol->valuestring, "factors") &&
-                                          strcmp(pol->valuestring, "power2"))) {
-                mg_diag_error(c->d, "%s: %s.policy: expected \"factors\" or \"power2\"", c->file,
-                              p);
-                return -1;
-            }
-            pow2 = !strcmp(pol->valuestring, "power2");
-        }
-        int64_t cur[4];
-        if (split_rec(k, k->nvars, of, pow2, 0, cur)) goto oom;
-        return 0;
+    snprintf(p, sizeof p, "%s.split", path);
+    if (key || keys || !cJSON_IsObject(split)) {
+        mg_diag_error(c->d, "%s: %s: a split is an object {\"keys\", \"of\", \"policy\"} "
+                      "and names its keys itself", c->file, p);
+        return -1;
     }
+    if (check_keys(c, p, split, sa, 3)) return -1;
+    char pk[200];
+    snprintf(pk, sizeof pk, "%s.keys", p);
+    if (var_list(c, pk, cJSON_GetObjectItemCaseSensitive(split, "keys"), k->var, &k->nvars,
+                 ki, 1))
+        return -1;
+    int64_t of;
+    if (get_int(c, p, split, "of", 1, &of, 1)) return -1;
+    const cJSON *pol = cJSON_GetObjectItemCaseSensitive(split, "policy");
+    int pow2 = 0;
+    if (pol) {
+        if (!cJSON_IsString(pol) || (strcmp(pol->valuestring, "factors") &&
+                                      strcmp(pol->valuestring, "power2"))) {
+            mg_diag_error(c->d, "%s: %s.policy: expected \"factors\" or \"power2\"", c->file, p);
+            return -1;
+        }
+        pow2 = !strcmp(pol->valuestring, "power2");
+    }
+    int64_t cur[4];
+    return split_tuples(k, k->nvars, of, pow2, 0, cur) ? knob_oom(c, path) : 0;
+}
+
+/* The variables a knob sets: "keys" (a list, only with "values") or
+ * "key" (one). */
+static int knob_vars(ctx *c, const char *path, int ki, const cJSON *key, const cJSON *keys,
+                     const cJSON *values)
+{
+    mg_space_knob *k = &c->sp->knobs[ki];
+    char p[160];
     if (keys) {
         if (key || !values) {
             mg_diag_error(c->d, "%s: %s: \"keys\" goes with \"values\" (a list of tuples) and "
@@ -317,61 +303,75 @@ static int load_knob(ctx *c, int ki, const cJSON *j)
             return -1;
         }
         snprintf(p, sizeof p, "%s.keys", path);
-        if (var_list(c, p, keys, k->var, &k->nvars, ki, 1)) return -1;
-    } else {
-        if (!cJSON_IsString(key)) {
-            mg_diag_error(c->d, "%s: %s.key: expected the schedule key this knob sets", c->file,
-                          path);
-            return -1;
-        }
-        snprintf(p, sizeof p, "%s.key", path);
-        if ((k->var[0] = add_var(c, p, key->valuestring, ki)) < 0) return -1;
-        k->nvars = 1;
+        return var_list(c, p, keys, k->var, &k->nvars, ki, 1);
     }
-    if (values) {
-        snprintf(p, sizeof p, "%s.values", path);
-        if (!cJSON_IsArray(values) || cJSON_GetArraySize(values) < 1) {
-            mg_diag_error(c->d, "%s: %s: expected a non-empty array", c->file, p);
+    if (!cJSON_IsString(key)) {
+        mg_diag_error(c->d, "%s: %s.key: expected the schedule key this knob sets", c->file,
+                      path);
+        return -1;
+    }
+    snprintf(p, sizeof p, "%s.key", path);
+    if ((k->var[0] = add_var(c, p, key->valuestring, ki)) < 0) return -1;
+    k->nvars = 1;
+    return 0;
+}
+
+/* The options of a "values" knob: one value each, or with "keys" (tuple
+ * set) a tuple of one value per key. */
+static int knob_values(ctx *c, const char *path, mg_space_knob *k, const cJSON *values,
+                       int tuple)
+{
+    char p[160];
+    snprintf(p, sizeof p, "%s.values", path);
+    if (!cJSON_IsArray(values) || cJSON_GetArraySize(values) < 1) {
+        mg_diag_error(c->d, "%s: %s: expected a non-empty array", c->file, p);
+        return -1;
+    }
+    int i = 0;
+    for (const cJSON *e = values->child; e; e = e->next, i++) {
+        char pe[200];
+        snprintf(pe, sizeof pe, "%s[%d]", p, i);
+        mg_space_val *v = push_opt(k);
+        if (!v) return knob_oom(c, path);
+        if (!tuple) {
+            if (set_val(c, pe, e, v)) return -1;
+            continue;
+        }
+        if (!cJSON_IsArray(e) || cJSON_GetArraySize(e) != k->nvars) {
+            mg_diag_error(c->d, "%s: %s: expected an array of %d values (one per key)",
+                          c->file, pe, k->nvars);
             return -1;
         }
-        int i = 0;
-        for (const cJSON *e = values->child; e; e = e->next, i++) {
-            char pe[200];
-            snprintf(pe, sizeof pe, "%s[%d]", p, i);
+        int q = 0;
+        for (const cJSON *x = e->child; x; x = x->next, q++) {
+            char px[220];
+            snprintf(px, sizeof px, "%s[%d]", pe, q);
+            if (set_val(c, px, x, &v[q])) return -1;
+        }
+    }
+    return 0;
+}
+
+/* The options of a "divisors": N knob: every divisor of N. */
+static int knob_divisors(ctx *c, const char *path, mg_space_knob *k, const cJSON *j)
+{
+    int64_t n;
+    if (get_int(c, path, j, "divisors", 1, &n, 1)) return -1;
+    for (int64_t f = 1; f <= n; f++)
+        if (n % f == 0) {
             mg_space_val *v = push_opt(k);
-            if (!v) goto oom;
-            if (keys) {
-                if (!cJSON_IsArray(e) || cJSON_GetArraySize(e) != k->nvars) {
-                    mg_diag_error(c->d, "%s: %s: expected an array of %d values (one per key)",
-                                  c->file, pe, k->nvars);
-                    return -1;
-                }
-                int q = 0;
-                for (const cJSON *x = e->child; x; x = x->next, q++) {
-                    char px[220];
-                    snprintf(px, sizeof px, "%s[%d]", pe, q);
-                    if (set_val(c, px, x, &v[q])) return -1;
-                }
-            } else if (set_val(c, pe, e, v)) {
-                return -1;
-            }
+            if (!v) return knob_oom(c, path);
+            int_opt(v, f);
         }
-        return 0;
-    }
-    if (divs) {
-        snprintf(p, sizeof p, "%s.divisors", path);
-        int64_t n;
-        if (get_int(c, path, j, "divisors", 1, &n, 1)) return -1;
-        for (int64_t f = 1; f <= n; f++)
-            if (n % f == 0) {
-                mg_space_val *v = push_opt(k);
-                if (!v) goto oom;
-                int_opt(v, f);
-            }
-        return 0;
-    }
-    snprintf(p, sizeof p, "%s.range", path);
+    return 0;
+}
+
+/* The options of a "range" knob: {"from", "to", and "step" or "times"}. */
+static int knob_range(ctx *c, const char *path, mg_space_knob *k, const cJSON *range)
+{
     static const char *const ra[] = {"from", "to", "step", "times"};
+    char p[160];
+    snprintf(p, sizeof p, "%s.range", path);
     if (!cJSON_IsObject(range) || check_keys(c, p, range, ra, 4)) {
         if (!cJSON_IsObject(range))
             mg_diag_error(c->d, "%s: %s: expected {\"from\", \"to\", \"step\" or \"times\"}",
@@ -391,14 +391,63 @@ static int load_knob(ctx *c, int ki, const cJSON *j)
     }
     for (int64_t x = from; x <= to; x = hs == 0 ? x + step : x * times) {
         mg_space_val *v = push_opt(k);
-        if (!v) goto oom;
+        if (!v) return knob_oom(c, path);
         int_opt(v, x);
     }
     return 0;
-oom:
-    mg_diag_error(c->d, "%s: %s: more than %d options (or out of memory)", c->file, path,
-                  MAX_OPTS);
-    return -1;
+}
+
+/* A knob's "name" and "shape". */
+static int knob_name(ctx *c, const char *path, mg_space_knob *k, const cJSON *j)
+{
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(j, "name");
+    if (!cJSON_IsString(name) || !*name->valuestring || strlen(name->valuestring) >= 32) {
+        mg_diag_error(c->d, "%s: %s.name: expected a name (1..31 characters)", c->file, path);
+        return -1;
+    }
+    snprintf(k->name, sizeof k->name, "%s", name->valuestring);
+    const cJSON *shape = cJSON_GetObjectItemCaseSensitive(j, "shape");
+    if (shape && !cJSON_IsBool(shape)) {
+        mg_diag_error(c->d, "%s: %s.shape: expected true or false", c->file, path);
+        return -1;
+    }
+    k->shape = cJSON_IsTrue(shape);
+    return 0;
+}
+
+/* Knob ki, $.knobs[ki]: its name, then exactly one way to make its
+ * options: "split" (its own keys), or "key"/"keys" with "values",
+ * "divisors" or "range". */
+static int load_knob(ctx *c, int ki, const cJSON *j)
+{
+    static const char *const allowed[] = {"name", "shape", "key", "keys", "values",
+                                          "divisors", "range", "split", "comment"};
+    char path[128];
+    snprintf(path, sizeof path, "$.knobs[%d]", ki);
+    if (!cJSON_IsObject(j)) {
+        mg_diag_error(c->d, "%s: %s: expected an object", c->file, path);
+        return -1;
+    }
+    if (check_keys(c, path, j, allowed, sizeof allowed / sizeof *allowed)) return -1;
+    mg_space_knob *k = &c->sp->knobs[ki];
+    if (knob_name(c, path, k, j)) return -1;
+    const cJSON *key = cJSON_GetObjectItemCaseSensitive(j, "key");
+    const cJSON *keys = cJSON_GetObjectItemCaseSensitive(j, "keys");
+    const cJSON *values = cJSON_GetObjectItemCaseSensitive(j, "values");
+    const cJSON *divs = cJSON_GetObjectItemCaseSensitive(j, "divisors");
+    const cJSON *range = cJSON_GetObjectItemCaseSensitive(j, "range");
+    const cJSON *split = cJSON_GetObjectItemCaseSensitive(j, "split");
+    int ngen = !!values + !!divs + !!range + !!split;
+    if (ngen != 1) {
+        mg_diag_error(c->d, "%s: %s: expected exactly one of \"values\", \"divisors\", "
+                      "\"range\", \"split\"", c->file, path);
+        return -1;
+    }
+    if (split) return knob_split(c, path, ki, split, key, keys);
+    if (knob_vars(c, path, ki, key, keys, values)) return -1;
+    if (values) return knob_values(c, path, k, values, keys != NULL);
+    if (divs) return knob_divisors(c, path, k, j);
+    return knob_range(c, path, k, range);
 }
 
 static int load_cons(ctx *c, int ci, const cJSON *j)
@@ -479,6 +528,103 @@ static int build_keys(ctx *c)
     return 0;
 }
 
+/* $.schema, $.name and $.op (into c->op). */
+static int load_header(ctx *c, const cJSON *root)
+{
+    mg_space *sp = c->sp;
+    const char *name = c->file;
+    const cJSON *schema = cJSON_GetObjectItemCaseSensitive(root, "schema");
+    if (!cJSON_IsString(schema) || strcmp(schema->valuestring, MG_SPACE_SCHEMA)) {
+        mg_diag_error(c->d, "%s: $.schema: expected \"%s\"", name, MG_SPACE_SCHEMA);
+        return -1;
+    }
+    const cJSON *nm = cJSON_GetObjectItemCaseSensitive(root, "name");
+    if (!cJSON_IsString(nm) || !*nm->valuestring || strlen(nm->valuestring) >= sizeof sp->name) {
+        mg_diag_error(c->d, "%s: $.name: expected a name (1..63 characters)", name);
+        return -1;
+    }
+    snprintf(sp->name, sizeof sp->name, "%s", nm->valuestring);
+    const cJSON *op = cJSON_GetObjectItemCaseSensitive(root, "op");
+    if (!cJSON_IsString(op) || !(c->op = mg_op_find(op->valuestring))) {
+        const char *cands[32];
+        size_t n = 0;
+        for (int i = 0; mg_ops[i] && n < 32; i++) cands[n++] = mg_ops[i]->name;
+        if (cJSON_IsString(op)) suggest_err(c, "$.op", "operator", op->valuestring, cands, n);
+        else mg_diag_error(c->d, "%s: $.op: expected an operator name (mgsim gen --list)", name);
+        return -1;
+    }
+    snprintf(sp->op, sizeof sp->op, "%s", c->op->name);
+    return 0;
+}
+
+/* $.shape and $.fixed: key: value pairs, each a fixed variable. */
+static int load_fixed(ctx *c, const cJSON *root)
+{
+    const char *fixeds[2] = {"shape", "fixed"};
+    for (int f = 0; f < 2; f++) {
+        const cJSON *o = cJSON_GetObjectItemCaseSensitive(root, fixeds[f]);
+        if (!o) continue;
+        if (!cJSON_IsObject(o)) {
+            mg_diag_error(c->d, "%s: $.%s: expected an object of key: value", c->file,
+                          fixeds[f]);
+            return -1;
+        }
+        for (const cJSON *e = o->child; e; e = e->next) {
+            char p[128];
+            snprintf(p, sizeof p, "$.%s.%s", fixeds[f], e->string);
+            int v = add_var(c, p, e->string, -1);
+            if (v < 0 || set_val(c, p, e, &c->sp->vars[v].fixed)) return -1;
+        }
+    }
+    return 0;
+}
+
+/* $.knobs (required) and $.constraints (optional), in order. */
+static int load_knobs_and_cons(ctx *c, const cJSON *root)
+{
+    mg_space *sp = c->sp;
+    const cJSON *knobs = cJSON_GetObjectItemCaseSensitive(root, "knobs");
+    if (!cJSON_IsArray(knobs) || cJSON_GetArraySize(knobs) > MG_SPACE_MAX_KNOBS) {
+        mg_diag_error(c->d, "%s: $.knobs: expected an array of at most %d knobs", c->file,
+                      MG_SPACE_MAX_KNOBS);
+        return -1;
+    }
+    for (const cJSON *e = knobs->child; e; e = e->next) {
+        sp->nknobs++;
+        if (load_knob(c, sp->nknobs - 1, e)) return -1;
+    }
+    const cJSON *cons = cJSON_GetObjectItemCaseSensitive(root, "constraints");
+    if (!cons) return 0;
+    if (!cJSON_IsArray(cons) || cJSON_GetArraySize(cons) > MG_SPACE_MAX_CONS) {
+        mg_diag_error(c->d, "%s: $.constraints: expected an array of at most %d", c->file,
+                      MG_SPACE_MAX_CONS);
+        return -1;
+    }
+    for (const cJSON *e = cons->child; e; e = e->next) {
+        sp->ncons++;
+        if (load_cons(c, sp->ncons - 1, e)) return -1;
+    }
+    return 0;
+}
+
+/* A fixed value "=NAME" is an alias of the knob or fixed key NAME: resolve
+ * each (an unresolved one is an error in c->d). */
+static void resolve_aliases(ctx *c)
+{
+    mg_space *sp = c->sp;
+    for (int i = 0; i < sp->nvars; i++) {
+        mg_space_var *v = &sp->vars[i];
+        if (v->knob >= 0 || v->fixed.s[0] != '=') continue;
+        for (int q = 0; q < sp->nvars; q++)
+            if (q != i && !strcmp(sp->vars[q].name, v->fixed.s + 1) && sp->vars[q].alias < 0 &&
+                sp->vars[q].fixed.s[0] != '=')
+                v->alias = q;
+        if (v->alias < 0)
+            mg_diag_error(c->d, "%s: $.fixed.%s: \"%s\": expected =NAME of a knob or fixed key",
+                          c->file, v->name, v->fixed.s);
+    }
+}
+
 int mg_space_from_json(const cJSON *root, const char *name, mg_space *sp, mg_diag *d)
 {
     memset(sp, 0, sizeof *sp);
@@ -491,76 +637,10 @@ int mg_space_from_json(const cJSON *root, const char *name, mg_space *sp, mg_dia
         mg_diag_error(d, "%s: $: expected an object", name);
         return -1;
     }
-    if (check_keys(&c, "$", root, top, sizeof top / sizeof *top)) return -1;
-    const cJSON *schema = cJSON_GetObjectItemCaseSensitive(root, "schema");
-    if (!cJSON_IsString(schema) || strcmp(schema->valuestring, MG_SPACE_SCHEMA)) {
-        mg_diag_error(d, "%s: $.schema: expected \"%s\"", name, MG_SPACE_SCHEMA);
+    if (check_keys(&c, "$", root, top, sizeof top / sizeof *top) || load_header(&c, root) ||
+        load_fixed(&c, root) || load_knobs_and_cons(&c, root))
         return -1;
-    }
-    const cJSON *nm = cJSON_GetObjectItemCaseSensitive(root, "name");
-    if (!cJSON_IsString(nm) || !*nm->valuestring || strlen(nm->valuestring) >= sizeof sp->name) {
-        mg_diag_error(d, "%s: $.name: expected a name (1..63 characters)", name);
-        return -1;
-    }
-    snprintf(sp->name, sizeof sp->name, "%s", nm->valuestring);
-    const cJSON *op = cJSON_GetObjectItemCaseSensitive(root, "op");
-    if (!cJSON_IsString(op) || !(c.op = mg_op_find(op->valuestring))) {
-        const char *cands[32];
-        size_t n = 0;
-        for (int i = 0; mg_ops[i] && n < 32; i++) cands[n++] = mg_ops[i]->name;
-        if (cJSON_IsString(op)) suggest_err(&c, "$.op", "operator", op->valuestring, cands, n);
-        else mg_diag_error(d, "%s: $.op: expected an operator name (mgsim gen --list)", name);
-        return -1;
-    }
-    snprintf(sp->op, sizeof sp->op, "%s", c.op->name);
-    const char *fixeds[2] = {"shape", "fixed"};
-    for (int f = 0; f < 2; f++) {
-        const cJSON *o = cJSON_GetObjectItemCaseSensitive(root, fixeds[f]);
-        if (!o) continue;
-        if (!cJSON_IsObject(o)) {
-            mg_diag_error(d, "%s: $.%s: expected an object of key: value", name, fixeds[f]);
-            return -1;
-        }
-        for (const cJSON *e = o->child; e; e = e->next) {
-            char p[128];
-            snprintf(p, sizeof p, "$.%s.%s", fixeds[f], e->string);
-            int v = add_var(&c, p, e->string, -1);
-            if (v < 0 || set_val(&c, p, e, &sp->vars[v].fixed)) return -1;
-        }
-    }
-    const cJSON *knobs = cJSON_GetObjectItemCaseSensitive(root, "knobs");
-    if (!cJSON_IsArray(knobs) || cJSON_GetArraySize(knobs) > MG_SPACE_MAX_KNOBS) {
-        mg_diag_error(d, "%s: $.knobs: expected an array of at most %d knobs", name,
-                      MG_SPACE_MAX_KNOBS);
-        return -1;
-    }
-    for (const cJSON *e = knobs->child; e; e = e->next) {
-        sp->nknobs++;
-        if (load_knob(&c, sp->nknobs - 1, e)) return -1;
-    }
-    const cJSON *cons = cJSON_GetObjectItemCaseSensitive(root, "constraints");
-    if (cons) {
-        if (!cJSON_IsArray(cons) || cJSON_GetArraySize(cons) > MG_SPACE_MAX_CONS) {
-            mg_diag_error(d, "%s: $.constraints: expected an array of at most %d", name,
-                          MG_SPACE_MAX_CONS);
-            return -1;
-        }
-        for (const cJSON *e = cons->child; e; e = e->next) {
-            sp->ncons++;
-            if (load_cons(&c, sp->ncons - 1, e)) return -1;
-        }
-    }
-    for (int i = 0; i < sp->nvars; i++) {           /* resolve "=NAME" */
-        mg_space_var *v = &sp->vars[i];
-        if (v->knob >= 0 || v->fixed.s[0] != '=') continue;
-        for (int q = 0; q < sp->nvars; q++)
-            if (q != i && !strcmp(sp->vars[q].name, v->fixed.s + 1) && sp->vars[q].alias < 0 &&
-                sp->vars[q].fixed.s[0] != '=')
-                v->alias = q;
-        if (v->alias < 0)
-            mg_diag_error(d, "%s: $.fixed.%s: \"%s\": expected =NAME of a knob or fixed key",
-                          name, v->name, v->fixed.s);
-    }
+    resolve_aliases(&c);
     build_keys(&c);
     return d->n == before ? 0 : -1;
 }

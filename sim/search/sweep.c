@@ -1,29 +1,30 @@
 /*
  * sweep.c - the sweep engine: enumerate a space, prune, simulate on N
- * POSIX threads, write records in candidate order.
+ * POSIX threads, write results in candidate order.
  *
- * Pass 1 (this thread): enumerate once, evaluate the rules for every
- * member (static features only), count what the summary needs about the
- * space, check the resumed records against the members they claim to be,
- * and count what is left to simulate.
- * Pass 2: enumerate again; this thread hands the candidates to simulate to
- * a ring of W slots in candidate order (the sequence number seq); workers
- * take slots in seq order, simulate without the lock, and put the record
- * back; whoever completes a record writes every record that is now next in
- * seq order (a reorder buffer), so the file is in candidate order for any
- * thread count.  The producer waits while W slots are in flight, which
- * bounds memory and what an interrupt can lose.
+ * The scan pass (this thread): enumerate once, evaluate the rules for
+ * every member (static features only), count what the summary needs about
+ * the space, check the resumed results against the members they claim to
+ * be, and count what is left to simulate.
+ * The simulate pass: enumerate again; this thread hands the candidates to
+ * simulate to a ring of W slots in candidate order (the sequence number
+ * seq); workers take slots in seq order, simulate without the lock, and put
+ * the result back; whoever completes a result writes every result that is
+ * now next in seq order (a reorder buffer), so the file is in candidate
+ * order for any thread count.  The producer waits while W slots are in
+ * flight, which bounds memory and what an interrupt can lose.
  *
- * With a cutoff F, pass 2 runs twice.  Phase A simulates only the kept
- * candidates (those not on file) and holds their records in memory, in
- * candidate order, adding them to the summary: every shape's best kept is
- * then known, from them and from the file.  Phase B goes over everything
- * left in candidate order: a kept candidate's slot is filled from phase A
- * (no simulation), a pruned one is simulated with a cycle limit of F times
- * its shape's best kept (none when the shape has no kept candidate).  The
- * bar depends only on the inputs and the kept candidates' results, never
- * on the thread count or on where a resumed file stopped.  Each phase has
- * its own memo (a copied result must have met the same limit).
+ * With a cutoff F, the simulate pass runs twice (enum sweep_phase).
+ * SWEEP_KEPT_FIRST simulates only the kept candidates (those not on file)
+ * and holds their results in memory, in candidate order, adding them to the
+ * summary: every shape's best kept is then known, from them and from the
+ * file.  SWEEP_REST_CAPPED goes over everything left in candidate order: a
+ * kept candidate's slot is filled from the kept results (no simulation), a
+ * pruned one is simulated with a cycle limit of F times its shape's best
+ * kept (none when the shape has no kept candidate).  The bar depends only
+ * on the inputs and the kept candidates' results, never on the thread
+ * count or on where a resumed file stopped.  Each phase has its own memo (a
+ * copied result must have met the same limit).
  *
  * Shared state is the ring, the counters, the output stream and the
  * summary, all under one mutex.  The generator, the model and cJSON keep
@@ -32,6 +33,7 @@
 #include "sim/search/sweep.h"
 #include "sim/search/memo.h"
 
+#include "base/hash.h"
 #include "traces/gen/gen.h"
 
 #include <inttypes.h>
@@ -43,14 +45,21 @@
 
 #define MASK_DONE 0x80u               /* in mask[]: resumed from the file */
 
+/* What a simulate pass does (sweep.c's header comment). */
+typedef enum sweep_phase {
+    SWEEP_ALL,              /* no cutoff: every candidate left, in one pass */
+    SWEEP_KEPT_FIRST,       /* cutoff: the kept candidates only, held in ktab */
+    SWEEP_REST_CAPPED,      /* cutoff: the rest, pruned ones cut at their shape's bar */
+} sweep_phase;
+
 typedef struct slot {
     char        *words;
     uint64_t     index;
     unsigned     fired;
     int          ready;
-    int          counted;             /* rec came from phase A: on the summary already */
+    int          counted;             /* result held from SWEEP_KEPT_FIRST: on the summary already */
     double       limit;               /* cycle limit (0: none) */
-    mg_sweep_result rec;
+    mg_sweep_result result;
 } slot;
 
 typedef struct engine {
@@ -58,24 +67,23 @@ typedef struct engine {
     mg_sweep_sum  *sum;
     FILE          *out;
     mg_diag       *d;
-    /* pass 1 */
+    /* the scan pass */
     unsigned char *mask;              /* per member: fired rules | MASK_DONE */
     uint64_t       nmask, capmask;
     mg_sweep_done  done;
-    uint64_t       di;                /* next resumed record to match */
+    uint64_t       di;                /* next resumed result to match */
     int            failed;
-    /* pass 2 */
+    /* the simulate pass */
     pthread_mutex_t mu;
     pthread_cond_t  cv_work, cv_space;
     slot           *ring;
     uint64_t        W, next_push, next_take, next_write;
     int             prod_done, fatal;
     mg_memo        *memo;             /* identical simulations done once */
-    /* --cutoff: 0 without; 1 phase A (kept candidates into ktab); 2 phase B */
-    int             phase;
-    mg_sweep_result   *ktab;             /* phase A's records, in candidate order */
-    uint64_t        nk, capk, kcur;   /* held; room; next one phase B takes */
-    double          t0, t_sim, last_draw;       /* start; pass 2's start */
+    sweep_phase     phase;
+    mg_sweep_result *ktab;            /* SWEEP_KEPT_FIRST's results, in candidate order */
+    uint64_t        nk, capk, kcur;   /* held; room; next one SWEEP_REST_CAPPED takes */
+    double          t0, t_sim, last_draw;       /* start; the simulate pass's start */
 } engine;
 
 static double now_s(void)
@@ -99,7 +107,7 @@ static int sim_words(const engine *e, const mg_space_cand *c, char *buf, size_t 
     return n < 0 || (size_t)n >= len ? -1 : 0;
 }
 
-/* ---- pass 1 ---------------------------------------------------------------- */
+/* ---- the scan pass ----------------------------------------------------------- */
 
 static int count_shape(void *p, const mg_space_cand *c)
 {
@@ -120,7 +128,7 @@ static int mask_push(engine *e, unsigned char m)
     return 0;
 }
 
-/* Does resumed record e->di describe member c? */
+/* Does resumed result e->di describe member c? */
 static int matches_done(engine *e, const mg_space_cand *c)
 {
     char words[1200], canon[1024];
@@ -131,18 +139,21 @@ static int matches_done(engine *e, const mg_space_cand *c)
         mg_schedule s;
         if (!mg_schedule_parse_line(words, NULL, &s, &d)) {
             mg_schedule_format(&s, canon, sizeof canon);
-            ok = mg_sweep_fnv(canon) == e->done.hash[e->di];
+            ok = mg_fnv1a_str(canon) == e->done.hash[e->di];
         } else {
-            /* a rejected record keeps the words as given */
+            /* a rejected result keeps the words as given */
             ok = sim_words(e, c, words, sizeof words) == 0 &&
-                 mg_sweep_fnv(words) == e->done.hash[e->di];
+                 mg_fnv1a_str(words) == e->done.hash[e->di];
         }
     }
     mg_diag_free(&d);
     return ok;
 }
 
-static int visit1(void *p, const mg_space_cand *c)
+/* The scan pass's visit of member c: its rules, its counts, its resumed
+ * result checked, its mask entry.  Returns 0, 1 to stop (e->failed set on
+ * error). */
+static int scan_visit(void *p, const mg_space_cand *c)
 {
     engine *e = p;
     const mg_sweep_cfg *cfg = e->cfg;
@@ -200,7 +211,7 @@ static void draw(engine *e, int final)
     fflush(stderr);
 }
 
-/* ---- pass 2 ------------------------------------------------------------------ */
+/* ---- the simulate pass ------------------------------------------------------- */
 
 static void timed_wait(pthread_cond_t *cv, pthread_mutex_t *mu)
 {
@@ -211,7 +222,7 @@ static void timed_wait(pthread_cond_t *cv, pthread_mutex_t *mu)
     pthread_cond_timedwait(cv, mu, &t);
 }
 
-/* Move r into phase A's table (r is left empty).  -1 on OOM. */
+/* Move r into the kept results' table (r is left empty).  -1 on OOM. */
 static int ktab_push(engine *e, mg_sweep_result *r)
 {
     if (e->nk == e->capk) {
@@ -229,26 +240,27 @@ static int ktab_push(engine *e, mg_sweep_result *r)
     return 0;
 }
 
-/* Write every record that is next in order.  Called with the lock held. */
+/* Write every result that is next in order (SWEEP_KEPT_FIRST: hold it).
+ * Called with the lock held. */
 static void flush_ready(engine *e)
 {
     while (e->next_write < e->next_take && e->ring[e->next_write % e->W].ready) {
         slot *s = &e->ring[e->next_write % e->W];
         if (!s->counted) {
-            mg_sweep_sum_add(e->sum, &s->rec);
+            mg_sweep_sum_add(e->sum, &s->result);
             e->sum->ran++;
         }
-        if (e->phase == 1) {                        /* held for phase B, not written */
-            if (ktab_push(e, &s->rec)) e->fatal = 1;
+        if (e->phase == SWEEP_KEPT_FIRST) {         /* held for SWEEP_REST_CAPPED, not written */
+            if (ktab_push(e, &s->result)) e->fatal = 1;
         } else if (e->out && !e->fatal) {
-            char *line = mg_sweep_result_line(&s->rec);
+            char *line = mg_sweep_result_line(&s->result);
             if (!line || fputs(line, e->out) < 0 || fflush(e->out)) {
                 mg_diag_error(e->d, "%s: write failed", e->cfg->results);
                 e->fatal = 1;
             }
             free(line);
         }
-        mg_sweep_result_free(&s->rec);
+        mg_sweep_result_free(&s->result);
         free(s->words);
         memset(s, 0, sizeof *s);
         e->next_write++;
@@ -274,10 +286,10 @@ static int run_slot(engine *e, const slot *s, int nowait, mg_sweep_result *r)
     return 0;
 }
 
-/* Hand s's record to the writer.  Called with the lock held. */
+/* Hand s's result to the writer.  Called with the lock held. */
 static void finish_slot(engine *e, slot *s, const mg_sweep_result *r)
 {
-    s->rec = *r;
+    s->result = *r;
     s->ready = 1;
     flush_ready(e);
 }
@@ -295,7 +307,7 @@ static void *worker(void *p)
             timed_wait(&e->cv_work, &e->mu);
         if (e->fatal || stopped(e) || e->next_take == e->next_push) break;
         slot *s = &e->ring[e->next_take++ % e->W];
-        if (s->ready) {                             /* filled from phase A */
+        if (s->ready) {                             /* filled from the kept results */
             flush_ready(e);
             continue;
         }
@@ -324,10 +336,10 @@ static void *worker(void *p)
     return NULL;
 }
 
-/* Phase B's cycle limit for a pruned candidate: cutoff x the best kept of
+/* SWEEP_REST_CAPPED's cycle limit for a pruned candidate: cutoff x the best kept of
  * its shape (of the whole space without shape knobs, or past the groups
  * counted); 0 when there is none.  Called with the lock held (the summary
- * is final for kept records by then). */
+ * is final for kept results by then). */
 static double bar_cycles(engine *e, const char *words)
 {
     const mg_sweep_group *g = mg_sweep_group_of(e->sum, words, 0);
@@ -337,12 +349,17 @@ static double bar_cycles(engine *e, const char *words)
     return e->cfg->cutoff * b->seconds * e->cfg->dev->clock_hz;
 }
 
-static int visit2(void *p, const mg_space_cand *c)
+/* The simulate pass's visit of member c: unless the phase skips it, wait
+ * for a free slot and fill it (SWEEP_REST_CAPPED: a kept candidate's from
+ * its held result, a pruned one's with its bar).  Returns 0, 1 to stop
+ * (e->fatal set on error). */
+static int simulate_visit(void *p, const mg_space_cand *c)
 {
     engine *e = p;
     unsigned m = e->mask[c->index];
-    if ((m & MASK_DONE) || (e->cfg->pruned_only && m) || (e->phase == 1 && m)) return 0;
-    if (e->phase != 1 && e->next_push == e->sum->todo) return 1;     /* --limit reached */
+    if ((m & MASK_DONE) || (e->cfg->pruned_only && m) || (e->phase == SWEEP_KEPT_FIRST && m))
+        return 0;
+    if (e->phase != SWEEP_KEPT_FIRST && e->next_push == e->sum->todo) return 1;  /* --limit reached */
     char buf[1200];
     char *words = sim_words(e, c, buf, sizeof buf) ? NULL : strdup(buf);
     pthread_mutex_lock(&e->mu);
@@ -365,17 +382,17 @@ static int visit2(void *p, const mg_space_cand *c)
     s->ready = 0;
     s->counted = 0;
     s->limit = 0;
-    if (e->phase == 2 && !m) {                  /* kept: phase A's record */
+    if (e->phase == SWEEP_REST_CAPPED && !m) {  /* kept: its held result */
         if (e->kcur == e->nk || e->ktab[e->kcur].index != c->index) {
             mg_diag_error(e->d, "internal: candidate %" PRIu64 " missing from phase A",
                           c->index);
             e->fatal = 1;
         } else {
-            s->rec = e->ktab[e->kcur];
-            memset(&e->ktab[e->kcur++], 0, sizeof s->rec);
+            s->result = e->ktab[e->kcur];
+            memset(&e->ktab[e->kcur++], 0, sizeof s->result);
             s->ready = s->counted = 1;
         }
-    } else if (e->phase == 2) {
+    } else if (e->phase == SWEEP_REST_CAPPED) {
         s->limit = bar_cycles(e, words);
     }
     pthread_cond_signal(&e->cv_work);
@@ -383,7 +400,10 @@ static int visit2(void *p, const mg_space_cand *c)
     return 0;
 }
 
-static int run_pass2(engine *e)
+/* One simulate pass of e->phase on the threads asked for: workers started,
+ * the candidates handed out, everything joined and released.  Returns 0,
+ * -1 on error (diagnosed). */
+static int run_simulate_pass(engine *e)
 {
     int nt = e->cfg->threads < 1 ? 1 : e->cfg->threads;
     if ((uint64_t)nt > e->sum->todo) nt = (int)e->sum->todo;
@@ -412,16 +432,16 @@ static int run_pass2(engine *e)
         e->fatal = 1;
     } else {
         mg_space_stats st;
-        mg_space_enumerate(e->cfg->space, visit2, e, &st);
+        mg_space_enumerate(e->cfg->space, simulate_visit, e, &st);
     }
     pthread_mutex_lock(&e->mu);
     e->prod_done = 1;
     pthread_cond_broadcast(&e->cv_work);
     pthread_mutex_unlock(&e->mu);
     for (int i = 0; i < started; i++) pthread_join(tid[i], NULL);
-    /* records left behind by a stop or an error */
+    /* results left behind by a stop or an error */
     for (uint64_t q = 0; q < e->W; q++) {
-        mg_sweep_result_free(&e->ring[q].rec);
+        mg_sweep_result_free(&e->ring[q].result);
         free(e->ring[q].words);
     }
     free(e->ring);
@@ -433,6 +453,21 @@ static int run_pass2(engine *e)
     pthread_cond_destroy(&e->cv_work);
     pthread_mutex_destroy(&e->mu);
     return e->fatal ? -1 : 0;
+}
+
+/* The simulate passes: SWEEP_KEPT_FIRST then (unless stopped)
+ * SWEEP_REST_CAPPED with a cutoff, else SWEEP_ALL.  Returns 0, -1 on
+ * error. */
+static int simulate_phases(engine *e)
+{
+    if (e->sum->id.cutoff <= 0) {
+        e->phase = SWEEP_ALL;
+        return run_simulate_pass(e);
+    }
+    e->phase = SWEEP_KEPT_FIRST;
+    if (run_simulate_pass(e)) return -1;
+    e->phase = SWEEP_REST_CAPPED;
+    return !stopped(e) && run_simulate_pass(e) ? -1 : 0;
 }
 
 int mg_sweep_run(const mg_sweep_cfg *cfg, mg_sweep_sum *sum, mg_diag *d)
@@ -452,7 +487,7 @@ int mg_sweep_run(const mg_sweep_cfg *cfg, mg_sweep_sum *sum, mg_diag *d)
     mg_sweep_sum_shapes(sum, cfg->space);
     int rc = -1;
     /* the space's size goes into the results header: count it first (and
-     * its shapes, in enumeration order, before any record is read) */
+     * its shapes, in enumeration order, before any result is read) */
     mg_space_stats st;
     mg_space_enumerate(cfg->space, sum->nshape_keys ? count_shape : NULL, sum, &st);
     sum->id.size = st.size;
@@ -463,7 +498,7 @@ int mg_sweep_run(const mg_sweep_cfg *cfg, mg_sweep_sum *sum, mg_diag *d)
         e.out = mg_sweep_file_open(cfg->results, &sum->id, cfg->restart, sum, &e.done, d);
         if (!e.out) goto out;
     }
-    mg_space_enumerate(cfg->space, visit1, &e, &st);
+    mg_space_enumerate(cfg->space, scan_visit, &e, &st);
     if (e.failed) goto out;
     if (stopped(&e)) {
         sum->interrupted = 1;
@@ -479,14 +514,7 @@ int mg_sweep_run(const mg_sweep_cfg *cfg, mg_sweep_sum *sum, mg_diag *d)
     sum->limit = cfg->limit;
     if (cfg->limit && sum->todo > cfg->limit) sum->todo = cfg->limit;
     e.t_sim = now_s();
-    if (sum->id.cutoff > 0) {
-        e.phase = 1;
-        if (run_pass2(&e)) goto out;
-        e.phase = 2;
-        if (!stopped(&e) && run_pass2(&e)) goto out;
-    } else if (run_pass2(&e)) {
-        goto out;
-    }
+    if (simulate_phases(&e)) goto out;
     sum->interrupted = stopped(&e) && sum->ran < sum->todo;
     if (cfg->progress && sum->todo) draw(&e, 1);
     rc = 0;

@@ -6,14 +6,14 @@
  * Formats (schema "mgsim-sweep/1", documented in configs/README.md):
  * the results file is JSON Lines: a header line naming what was swept
  * (config, space and rules by name and content hash, sampling, whether only
- * kept candidates are simulated), then one record per simulated candidate,
- * in candidate order, whatever the number of threads.  A record is written
- * and flushed as soon as every earlier one is, so an interrupted sweep
- * loses at most the candidates in flight; rerun with the same inputs, it
- * keeps every complete record, drops a torn last line and simulates only
+ * kept candidates are simulated), then one result line per simulated
+ * candidate, in candidate order, whatever the number of threads.  A result
+ * is written and flushed as soon as every earlier one is, so an interrupted
+ * sweep loses at most the candidates in flight; rerun with the same inputs,
+ * it keeps every complete line, drops a torn last line and simulates only
  * what is missing (mg_sweep_run with a results path).
  *
- * Determinism: records hold no timings and number formatting is exact
+ * Determinism: results hold no timings and number formatting is exact
  * (base/jsonout.h), so the file and the summary are byte-identical for any
  * thread count and for a resumed sweep.
  */
@@ -34,7 +34,7 @@
 #define MG_SWEEP_SCHEMA "mgsim-sweep/1"
 #define MG_SWEEP_TOP    10
 
-/* One result record.  Numbers are per kernel launch. */
+/* One candidate's result.  Numbers are per kernel launch. */
 typedef struct mg_sweep_result {
     uint64_t index;               /* member number in the space */
     char    *schedule;            /* canonical words, warp= as simulated (owned) */
@@ -77,10 +77,10 @@ struct mg_memo;
 int mg_sweep_simulate(const mg_device *dev, const char *words, int sample, double cycle_limit,
                       struct mg_memo *memo, int nowait, mg_sweep_result *r);
 
-/* One record as one line of JSON (with '\n'); caller frees.  NULL on OOM. */
+/* One result as one line of JSON (with '\n'); caller frees.  NULL on OOM. */
 char *mg_sweep_result_line(const mg_sweep_result *r);
 
-/* Parse one record line.  Returns 0, or -1 with the reason in err. */
+/* Parse one result line.  Returns 0, or -1 with the reason in err. */
 int mg_sweep_result_parse(const char *line, mg_sweep_result *r, char *err, size_t errlen);
 
 /* What a results file is the sweep of. */
@@ -94,8 +94,9 @@ typedef struct mg_sweep_ident {
     uint64_t size;                           /* members of the space */
 } mg_sweep_ident;
 
-/* FNV-1a 64 as 16 hex digits: of a file's bytes (-1 and an error in d when
- * unreadable), of a device's resolved config. */
+/* FNV-1a 64 (from sweep_file.c's offset basis) as 16 hex digits: of a
+ * file's bytes (-1 and an error in d when unreadable), of a device's
+ * resolved config. */
 int  mg_sweep_hash_file(const char *path, char out[24], mg_diag *d);
 void mg_sweep_hash_device(const mg_device *dev, char out[24]);
 
@@ -132,7 +133,7 @@ typedef struct mg_sweep_group {
     mg_sweep_best best, best_kept;
 } mg_sweep_group;
 
-/* The summary: counted while records arrive (in any order: every figure
+/* The summary: counted while results arrive (in any order: every figure
  * is order independent, ties broken by the lower index). */
 typedef struct mg_sweep_sum {
     mg_sweep_ident id;
@@ -141,13 +142,13 @@ typedef struct mg_sweep_sum {
     uint64_t kept;                            /* over the whole space */
     uint64_t fired[MG_RULE_COUNT];
     uint64_t todo;                            /* to simulate (left when resuming) */
-    uint64_t total;                           /* records a complete sweep has */
+    uint64_t total;                           /* results a complete sweep has */
     uint64_t limit;                           /* --limit (0: none) */
-    uint64_t done, resumed, failed;           /* records seen; from the file; rejected */
-    uint64_t cut;                             /* records cut at the bar (--cutoff) */
+    uint64_t done, resumed, failed;           /* results seen; from the file; rejected */
+    uint64_t cut;                             /* results cut at the bar (--cutoff) */
     uint64_t cut_bound;                       /* ... of them, on the trace's lower bound */
-    double   cut_floor;                       /* the lowest bar a record was cut at (s) */
-    uint64_t sampled;                         /* records extrapolated from a sample */
+    double   cut_floor;                       /* the lowest bar a result was cut at (s) */
+    uint64_t sampled;                         /* results extrapolated from a sample */
     double   sample_error_max;
     uint64_t sample_error_ppb;                /* summed in 1e-9 units (order independent) */
     int      interrupted;
@@ -175,7 +176,7 @@ mg_sweep_group *mg_sweep_group_of(mg_sweep_sum *s, const char *words, int member
 
 void mg_sweep_sum_add(mg_sweep_sum *s, const mg_sweep_result *r);
 double mg_sweep_regret(const mg_sweep_sum *s);       /* NaN when undefined */
-uint64_t mg_sweep_simulated(const mg_sweep_sum *s);  /* records neither rejected nor cut */
+uint64_t mg_sweep_simulated(const mg_sweep_sum *s);  /* results neither rejected nor cut */
 int    mg_sweep_top_kept(const mg_sweep_sum *s);     /* kept among the top 10 */
 
 /* The summary as text and as JSON (sweep_sum.c). */
@@ -206,7 +207,7 @@ typedef struct mg_sweep_cfg {
 
 /* Run a sweep into *sum (sim/MODEL.md and configs/README.md say what
  * --cutoff does to it).  Returns 0 (sum->interrupted when *stop was set:
- * records so far are on file), or -1 with the problem in d: an unreadable
+ * results so far are on file), or -1 with the problem in d: an unreadable
  * or foreign results file (use restart), a write error. */
 int mg_sweep_run(const mg_sweep_cfg *cfg, mg_sweep_sum *sum, mg_diag *d);
 
@@ -214,19 +215,16 @@ int mg_sweep_run(const mg_sweep_cfg *cfg, mg_sweep_sum *sum, mg_diag *d);
 typedef struct mg_sweep_done {
     uint64_t n, cap;
     uint64_t *index;                /* strictly increasing */
-    uint64_t *hash;                 /* FNV-1a of each record's schedule */
+    uint64_t *hash;                 /* FNV-1a of each result's schedule */
 } mg_sweep_done;
 
-/* Open `path` for appending records of the sweep `id`: a missing or empty
+/* Open `path` for appending results of the sweep `id`: a missing or empty
  * file (or restart) gets the header; an existing one must carry the same
  * header (else -1: "was made by another sweep ... --restart"), its complete
- * records are added to sum and listed in done, a torn last line is cut
+ * result lines are added to sum and listed in done, a torn last line is cut
  * off.  Returns the stream, or NULL with the problem in d. */
 FILE *mg_sweep_file_open(const char *path, const mg_sweep_ident *id, int restart,
                          mg_sweep_sum *sum, mg_sweep_done *done, mg_diag *d);
 void  mg_sweep_done_free(mg_sweep_done *done);
-
-/* FNV-1a 64 of a string. */
-uint64_t mg_sweep_fnv(const char *s);
 
 #endif

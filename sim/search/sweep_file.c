@@ -3,7 +3,7 @@
  * the sampling word, and opening a file to append to, resuming what an
  * interrupted sweep left.
  *
- * A results file is an append-only log, not an atomic output: records must
+ * A results file is an append-only log, not an atomic output: results must
  * survive an interrupt, which a temporary renamed at the end would lose.
  * What can go wrong is a torn last line (killed in the middle of a write);
  * it is cut off on resume.  A file whose header differs from this sweep's
@@ -12,6 +12,7 @@
  */
 #include "sim/search/sweep.h"
 
+#include "base/hash.h"
 #include "base/jsonfile.h"
 
 #include <errno.h>
@@ -21,24 +22,24 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-#define FNV_OFFSET 1469598103934665603ull
-#define FNV_PRIME  1099511628211ull
+/* The results header's hashes are 64-bit FNV-1a from this offset basis:
+ * the standard one (MG_FNV1A_INIT, 14695981039346656037) without its last
+ * digit.  Existing results files carry hashes made with it, so it stays:
+ * another basis would make every one of them "another sweep's". */
+#define SWEEP_HASH_BASIS 1469598103934665603ull
 
-static uint64_t fnv_bytes(const void *p, size_t n, uint64_t h)
+/* A header hash of n bytes at p. */
+static uint64_t sweep_hash(const void *p, size_t n)
 {
-    const unsigned char *b = p;
-    for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * FNV_PRIME;
-    return h;
+    return mg_fnv1a_more(SWEEP_HASH_BASIS, p, n);
 }
-
-uint64_t mg_sweep_fnv(const char *s) { return fnv_bytes(s, strlen(s), FNV_OFFSET); }
 
 int mg_sweep_hash_file(const char *path, char out[24], mg_diag *d)
 {
     size_t len;
     char *text = mg_read_file(path, MG_JSON_MAX_BYTES, &len, d);
     if (!text) return -1;
-    snprintf(out, 24, "%016" PRIx64, fnv_bytes(text, len, FNV_OFFSET));
+    snprintf(out, 24, "%016" PRIx64, sweep_hash(text, len));
     free(text);
     return 0;
 }
@@ -50,7 +51,7 @@ void mg_sweep_hash_device(const mg_device *dev, char out[24])
     cJSON *j = mg_device_to_json(dev);
     cJSON_DeleteItemFromObjectCaseSensitive(j, "sources");
     char *s = cJSON_PrintUnformatted(j);
-    snprintf(out, 24, "%016" PRIx64, s ? mg_sweep_fnv(s) : 0);
+    snprintf(out, 24, "%016" PRIx64, s ? sweep_hash(s, strlen(s)) : 0);
     cJSON_free(s);
     cJSON_Delete(j);
 }
@@ -138,80 +139,115 @@ static FILE *fresh(FILE *f, const char *path, const char *hdr, mg_diag *d)
     return f;
 }
 
+/* Open path for a sweep whose header line is hdr: a missing file (or
+ * restart), an empty one, or one torn inside our header starts over with
+ * hdr; an existing one must begin with hdr, and is then left positioned
+ * after it with *resume set (its result lines follow).  line, cap: the
+ * getline buffer.  Returns the stream, or NULL with the problem in d. */
+static FILE *open_with_header(const char *path, const char *hdr, int restart, char **line,
+                              size_t *cap, int *resume, mg_diag *d)
+{
+    *resume = 0;
+    FILE *f = restart ? NULL : fopen(path, "r+");
+    if (!f) {
+        if (!restart && errno != ENOENT) {
+            mg_diag_error(d, "%s: cannot open: %s", path, strerror(errno));
+            return NULL;
+        }
+        return fresh(NULL, path, hdr, d);
+    }
+    ssize_t len = getline(line, cap, f);
+    if (len <= 0 || (*line)[len - 1] != '\n') {
+        /* empty, or killed while writing the header: start over, unless the
+         * text is not the start of our header (someone else's file) */
+        if (len > 0 && strncmp(*line, hdr, (size_t)len)) {
+            header_mismatch(path, *line, hdr, d);
+            fclose(f);
+            return NULL;
+        }
+        return fresh(f, path, hdr, d);
+    }
+    if (strcmp(*line, hdr)) {
+        header_mismatch(path, *line, hdr, d);
+        fclose(f);
+        return NULL;
+    }
+    *resume = 1;
+    return f;
+}
+
+/* Take result r, line lineno of the file: it must come after the results
+ * listed in done and be a member of the space; it is listed in done and
+ * added to sum.  r is freed.  Returns 0, or -1 with the problem in d. */
+static int resume_one(mg_sweep_result *r, uint64_t lineno, const char *path,
+                      const mg_sweep_ident *id, mg_sweep_sum *sum, mg_sweep_done *done,
+                      mg_diag *d)
+{
+    if ((done->n && r->index <= done->index[done->n - 1]) || r->index >= id->size) {
+        mg_diag_error(d, "%s:%" PRIu64 ": record for candidate %" PRIu64 " out of order "
+                      "or past the space's %" PRIu64 " (use --restart)", path, lineno,
+                      r->index, id->size);
+        mg_sweep_result_free(r);
+        return -1;
+    }
+    if (done_add(done, r->index, mg_fnv1a_str(r->schedule))) {
+        mg_sweep_result_free(r);
+        mg_diag_error(d, "%s: out of memory", path);
+        return -1;
+    }
+    mg_sweep_sum_add(sum, r);
+    sum->resumed++;
+    mg_sweep_result_free(r);
+    return 0;
+}
+
+/* Resume: read the result lines of f after its header into sum and done,
+ * then cut a torn last line off (f is left at the end, to append).  line,
+ * cap: the getline buffer.  Returns 0, or -1 with the problem in d. */
+static int resume_results(FILE *f, const char *path, const mg_sweep_ident *id,
+                          mg_sweep_sum *sum, mg_sweep_done *done, char **line, size_t *cap,
+                          mg_diag *d)
+{
+    off_t good = ftello(f);
+    for (uint64_t lineno = 2;; lineno++) {
+        ssize_t len = getline(line, cap, f);
+        if (len <= 0) break;
+        if ((*line)[len - 1] != '\n') break;              /* torn last line */
+        mg_sweep_result r;
+        char err[200];
+        if (mg_sweep_result_parse(*line, &r, err, sizeof err)) {
+            int c = getc(f);
+            if (c == EOF) break;                          /* torn, newline included */
+            mg_diag_error(d, "%s:%" PRIu64 ": not a sweep record (%s); the file is damaged "
+                          "(use --restart to start over)", path, lineno, err);
+            return -1;
+        }
+        if (resume_one(&r, lineno, path, id, sum, done, d)) return -1;
+        good = ftello(f);
+    }
+    if (ftruncate(fileno(f), good) || fseeko(f, good, SEEK_SET)) {
+        mg_diag_error(d, "%s: cannot cut the torn last line: %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
 FILE *mg_sweep_file_open(const char *path, const mg_sweep_ident *id, int restart,
                          mg_sweep_sum *sum, mg_sweep_done *done, mg_diag *d)
 {
     char *hdr = mg_sweep_header_line(id);
     if (!hdr) { mg_diag_error(d, "%s: out of memory", path); return NULL; }
-    FILE *f = restart ? NULL : fopen(path, "r+");
     char *line = NULL;
     size_t cap = 0;
-    if (!f) {
-        if (!restart && errno != ENOENT) {
-            mg_diag_error(d, "%s: cannot open: %s", path, strerror(errno));
-            goto fail;
-        }
-        f = fresh(NULL, path, hdr, d);
-        goto out;
+    int resume;
+    FILE *f = open_with_header(path, hdr, restart, &line, &cap, &resume, d);
+    if (f && resume && resume_results(f, path, id, sum, done, &line, &cap, d)) {
+        fclose(f);
+        f = NULL;
     }
-    ssize_t len = getline(&line, &cap, f);
-    if (len <= 0 || line[len - 1] != '\n') {
-        /* empty, or killed while writing the header: start over, unless the
-         * text is not the start of our header (someone else's file) */
-        if (len > 0 && strncmp(line, hdr, (size_t)len)) {
-            header_mismatch(path, line, hdr, d);
-            goto fail;
-        }
-        f = fresh(f, path, hdr, d);
-        goto out;
-    }
-    if (strcmp(line, hdr)) {
-        header_mismatch(path, line, hdr, d);
-        goto fail;
-    }
-    off_t good = ftello(f);
-    for (uint64_t lineno = 2;; lineno++) {
-        len = getline(&line, &cap, f);
-        if (len <= 0) break;
-        if (line[len - 1] != '\n') break;                 /* torn last line */
-        mg_sweep_result r;
-        char err[200];
-        if (mg_sweep_result_parse(line, &r, err, sizeof err)) {
-            int c = getc(f);
-            if (c == EOF) break;                          /* torn, newline included */
-            mg_diag_error(d, "%s:%" PRIu64 ": not a sweep record (%s); the file is damaged "
-                          "(use --restart to start over)", path, lineno, err);
-            goto fail;
-        }
-        if ((done->n && r.index <= done->index[done->n - 1]) || r.index >= id->size) {
-            mg_diag_error(d, "%s:%" PRIu64 ": record for candidate %" PRIu64 " out of order "
-                          "or past the space's %" PRIu64 " (use --restart)", path, lineno,
-                          r.index, id->size);
-            mg_sweep_result_free(&r);
-            goto fail;
-        }
-        if (done_add(done, r.index, mg_sweep_fnv(r.schedule))) {
-            mg_sweep_result_free(&r);
-            mg_diag_error(d, "%s: out of memory", path);
-            goto fail;
-        }
-        mg_sweep_sum_add(sum, &r);
-        sum->resumed++;
-        mg_sweep_result_free(&r);
-        good = ftello(f);
-    }
-    if (ftruncate(fileno(f), good) || fseeko(f, good, SEEK_SET)) {
-        mg_diag_error(d, "%s: cannot cut the torn last line: %s", path, strerror(errno));
-        goto fail;
-    }
-out:
     free(line);
     free(hdr);
     return f;
-fail:
-    if (f) fclose(f);
-    f = NULL;
-    goto out;
 }
 
 int mg_sweep_ident_fill(mg_sweep_ident *id, const mg_device *dev, const char *space_path,

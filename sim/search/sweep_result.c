@@ -1,5 +1,5 @@
 /*
- * sweep_result.c - one sweep record: simulate a candidate, print it as one
+ * sweep_result.c - one sweep result: simulate a candidate, print it as one
  * line of JSON, parse such a line back.  The line format is the contract
  * with tools that read results files (configs/README.md, "Sweep results").
  */
@@ -51,32 +51,99 @@ static int split_words(char *buf, char **w)
     return n;
 }
 
+/* The figures of a complete replay into r (ok): the stats, their
+ * roofline, occupancy and sampling. */
+static void fill_figures(const mg_device *dev, const mg_sim_stats *st, mg_sweep_result *r)
+{
+    mg_roofline rf;
+    mg_roofline_compute(dev, st, &rf);
+    r->ok = 1;
+    r->cycles = st->cycles;
+    r->seconds = st->seconds;
+    r->flops = st->flops;
+    r->gflops = rf.achieved_flops / 1e9;
+    r->bound_gflops = rf.bound_flops / 1e9;
+    r->binding = rf.binding;
+    r->pct_of_bound = rf.bound_flops > 0 ? 100.0 * rf.achieved_flops / rf.bound_flops : 0;
+    for (int lv = 0; lv < MG_LV_COUNT; lv++) r->oi[lv] = rf.oi[lv];
+    r->resident_warps_mean = st->resident_warps_mean;
+    r->resident_warps_max = st->resident_warps_max;
+    r->warps_per_group = st->warps_per_group;
+    r->occupancy_groups = st->occupancy_groups;
+    r->has_sampling = st->sample_mode != MG_SAMPLE_OFF;
+    r->sample_used = st->sample_used;
+    r->wgs_simulated = st->sample_wgs_simulated;
+    r->wgs_total = st->work_groups;
+    r->sample_error = st->sample_error;
+}
+
+/* Generate schedule s and replay it on dev: r gets its figures, its cut
+ * (past cycle_limit) or its rejection (words: as given). */
+static void simulate_schedule(const mg_device *dev, const mg_schedule *s, const char *words,
+                              int sample, double cycle_limit, mg_gen *g, mg_sweep_result *r,
+                              mg_diag *d)
+{
+    if (mg_gen_prepare(g, s, d)) {
+        reject(r, words, mg_diag_first(d));
+        return;
+    }
+    mg_gen_stream gs;
+    mg_trace_source src = mg_gen_source(&gs, g);
+    mg_sim_opts so = {0};
+    so.quiet = 1;
+    so.sample = sample;
+    so.cycle_limit = cycle_limit;
+    mg_sim_stats st;
+    if (mg_sim_run(dev, &src, &so, &st, d)) {
+        reject(r, words, mg_diag_first(d));
+        return;
+    }
+    if (st.cut) {                                /* slower than the bar: no figures */
+        r->cut = 1;
+        r->cut_by_bound = st.cut_by_bound;
+        r->cut_cycles = st.cycles;
+        r->cut_seconds = st.seconds;
+        return;
+    }
+    fill_figures(dev, &st, r);
+}
+
+/* Parse `words` ("op key=value ...") into s, r->schedule its canonical
+ * words (canon, len bytes).  Returns 0, or -1 after rejecting r. */
+static int parse_words(const char *words, mg_schedule *s, char *canon, size_t len,
+                       mg_sweep_result *r, mg_diag *d)
+{
+    char *buf = dup_str(words);
+    char *w[MAX_WORDS];
+    int n = buf ? split_words(buf, w) : -1;
+    int rc = -1;
+    if (n < 1) reject(r, words, buf ? "too many words" : "out of memory");
+    else if (mg_schedule_parse(w[0], n - 1, w + 1, s, d)) reject(r, words, mg_diag_first(d));
+    else rc = 0;
+    free(buf);
+    if (rc) return -1;
+    mg_schedule_format(s, canon, len);
+    r->schedule = dup_str(canon);
+    return 0;
+}
+
 int mg_sweep_simulate(const mg_device *dev, const char *words, int sample, double cycle_limit,
                       mg_memo *memo, int nowait, mg_sweep_result *r)
 {
     int deferred = 0;
     r->ok = 0;
     r->schedule = r->reason = NULL;
-    char key[1024];
+    char key[1024], canon[1024];
     int claimed = 0;
     mg_diag d;
     mg_diag_init(&d);
-    char *buf = dup_str(words);
-    char *w[MAX_WORDS];
     mg_schedule s;
     mg_gen *g = calloc(1, sizeof *g);
-    int n = buf ? split_words(buf, w) : -1;
-    if (!g || n < 1) {
-        reject(r, words, n < 1 && buf ? "too many words" : "out of memory");
+    if (!g) {
+        reject(r, words, "out of memory");
         goto out;
     }
-    if (mg_schedule_parse(w[0], n - 1, w + 1, &s, &d)) {
-        reject(r, words, mg_diag_first(&d));
-        goto out;
-    }
-    char canon[1024];
-    mg_schedule_format(&s, canon, sizeof canon);
-    r->schedule = dup_str(canon);
+    if (parse_words(words, &s, canon, sizeof canon, r, &d)) goto out;
     if (memo && mg_memo_key(&s, canon, key, sizeof key)) memo = NULL;
     if (memo) {
         int got = mg_memo_get(memo, key, nowait, r);
@@ -89,53 +156,11 @@ int mg_sweep_simulate(const mg_device *dev, const char *words, int sample, doubl
         }
         claimed = got == 0;                      /* else simulate, do not settle */
     }
-    if (mg_gen_prepare(g, &s, &d)) {
-        reject(r, words, mg_diag_first(&d));
-        goto out;
-    }
-    mg_gen_stream gs;
-    mg_trace_source src = mg_gen_source(&gs, g);
-    mg_sim_opts so = {0};
-    so.quiet = 1;
-    so.sample = sample;
-    so.cycle_limit = cycle_limit;
-    mg_sim_stats st;
-    if (mg_sim_run(dev, &src, &so, &st, &d)) {
-        reject(r, words, mg_diag_first(&d));
-        goto out;
-    }
-    if (st.cut) {                                /* slower than the bar: no figures */
-        r->cut = 1;
-        r->cut_by_bound = st.cut_by_bound;
-        r->cut_cycles = st.cycles;
-        r->cut_seconds = st.seconds;
-        goto out;
-    }
-    mg_roofline rf;
-    mg_roofline_compute(dev, &st, &rf);
-    r->ok = 1;
-    r->cycles = st.cycles;
-    r->seconds = st.seconds;
-    r->flops = st.flops;
-    r->gflops = rf.achieved_flops / 1e9;
-    r->bound_gflops = rf.bound_flops / 1e9;
-    r->binding = rf.binding;
-    r->pct_of_bound = rf.bound_flops > 0 ? 100.0 * rf.achieved_flops / rf.bound_flops : 0;
-    for (int lv = 0; lv < MG_LV_COUNT; lv++) r->oi[lv] = rf.oi[lv];
-    r->resident_warps_mean = st.resident_warps_mean;
-    r->resident_warps_max = st.resident_warps_max;
-    r->warps_per_group = st.warps_per_group;
-    r->occupancy_groups = st.occupancy_groups;
-    r->has_sampling = st.sample_mode != MG_SAMPLE_OFF;
-    r->sample_used = st.sample_used;
-    r->wgs_simulated = st.sample_wgs_simulated;
-    r->wgs_total = st.work_groups;
-    r->sample_error = st.sample_error;
+    simulate_schedule(dev, &s, words, sample, cycle_limit, g, r, &d);
 out:
     if (claimed) mg_memo_put(memo, key, r);     /* a rejection too: wakes the waiters */
     if (g) mg_gen_free(g);
     free(g);
-    free(buf);
     mg_diag_free(&d);
     return deferred;
 }
@@ -276,79 +301,46 @@ static int get_num(const cJSON *o, const char *k, double *v, char *err, size_t e
     return 0;
 }
 
-int mg_sweep_result_parse(const char *line, mg_sweep_result *r, char *err, size_t errlen)
+/* $.fired, when present: the rules that fired (r->has_rules set).
+ * Returns 0, or -1 with the reason in err. */
+static int parse_fired(const cJSON *o, mg_sweep_result *r, char *err, size_t errlen)
 {
-    memset(r, 0, sizeof *r);
-    mg_diag d;
-    mg_diag_init(&d);
-    cJSON *o = mg_json_parse("record", line, strlen(line), &d);
-    int rc = -1;
-    double v;
-    if (!o || !cJSON_IsObject(o)) {
-        snprintf(err, errlen, "not a JSON object");
-        goto out;
-    }
-    if (get_num(o, "index", &v, err, errlen)) goto out;
-    if (v < 0 || v != floor(v)) { snprintf(err, errlen, "$.index: expected an integer"); goto out; }
-    r->index = (uint64_t)v;
-    const cJSON *s = cJSON_GetObjectItemCaseSensitive(o, "schedule");
-    if (!cJSON_IsString(s)) { snprintf(err, errlen, "$.schedule: expected a string"); goto out; }
-    r->schedule = dup_str(s->valuestring);
     const cJSON *fired = cJSON_GetObjectItemCaseSensitive(o, "fired");
-    if (fired) {
-        r->has_rules = 1;
-        const cJSON *f;
-        cJSON_ArrayForEach(f, fired) {
-            int i = 0;
-            while (i < MG_RULE_COUNT && (!cJSON_IsString(f) || strcmp(f->valuestring,
-                                                                      mg_rule_names[i])))
-                i++;
-            if (i == MG_RULE_COUNT) { snprintf(err, errlen, "$.fired: unknown rule"); goto out; }
-            r->fired |= 1u << i;
-        }
+    if (!fired) return 0;
+    r->has_rules = 1;
+    const cJSON *f;
+    cJSON_ArrayForEach(f, fired) {
+        int i = 0;
+        while (i < MG_RULE_COUNT && (!cJSON_IsString(f) || strcmp(f->valuestring,
+                                                                  mg_rule_names[i])))
+            i++;
+        if (i == MG_RULE_COUNT) { snprintf(err, errlen, "$.fired: unknown rule"); return -1; }
+        r->fired |= 1u << i;
     }
-    const cJSON *st = cJSON_GetObjectItemCaseSensitive(o, "status");
-    if (!cJSON_IsString(st)) { snprintf(err, errlen, "$.status: expected a string"); goto out; }
-    if (!strcmp(st->valuestring, "rejected")) {
-        const cJSON *why = cJSON_GetObjectItemCaseSensitive(o, "reason");
-        r->reason = dup_str(cJSON_IsString(why) ? why->valuestring : "");
-        rc = 0;
-        goto out;
+    return 0;
+}
+
+/* A "cut" result's figures.  Returns 0, or -1 with the reason in err. */
+static int parse_cut(const cJSON *o, mg_sweep_result *r, char *err, size_t errlen)
+{
+    r->cut = 1;
+    if (get_num(o, "cycles_over", &r->cut_cycles, err, errlen) ||
+        get_num(o, "seconds_over", &r->cut_seconds, err, errlen))
+        return -1;
+    const cJSON *by = cJSON_GetObjectItemCaseSensitive(o, "cut_by");
+    if (by && !(cJSON_IsString(by) && (!strcmp(by->valuestring, "bound") ||
+                                      !strcmp(by->valuestring, "replay")))) {
+        snprintf(err, errlen, "$.cut_by: expected \"bound\" or \"replay\"");
+        return -1;
     }
-    if (!strcmp(st->valuestring, "cut")) {
-        r->cut = 1;
-        if (get_num(o, "cycles_over", &r->cut_cycles, err, errlen) ||
-            get_num(o, "seconds_over", &r->cut_seconds, err, errlen))
-            goto out;
-        const cJSON *by = cJSON_GetObjectItemCaseSensitive(o, "cut_by");
-        if (by && !(cJSON_IsString(by) && (!strcmp(by->valuestring, "bound") ||
-                                          !strcmp(by->valuestring, "replay")))) {
-            snprintf(err, errlen, "$.cut_by: expected \"bound\" or \"replay\"");
-            goto out;
-        }
-        r->cut_by_bound = by && !strcmp(by->valuestring, "bound");
-        rc = 0;
-        goto out;
-    }
-    if (strcmp(st->valuestring, "ok")) { snprintf(err, errlen, "$.status: unknown"); goto out; }
-    r->ok = 1;
-    if (get_num(o, "cycles", &r->cycles, err, errlen) ||
-        get_num(o, "seconds", &r->seconds, err, errlen) ||
-        get_num(o, "flops", &r->flops, err, errlen) ||
-        get_num(o, "gflops", &r->gflops, err, errlen) ||
-        get_num(o, "bound_gflops", &r->bound_gflops, err, errlen) ||
-        get_num(o, "pct_of_bound", &r->pct_of_bound, err, errlen))
-        goto out;
-    const cJSON *b = cJSON_GetObjectItemCaseSensitive(o, "binding");
-    if (!cJSON_IsString(b) || (r->binding = level_index(b->valuestring)) == -2) {
-        snprintf(err, errlen, "$.binding: expected a level name or \"compute\"");
-        goto out;
-    }
-    const cJSON *oi = cJSON_GetObjectItemCaseSensitive(o, "oi"), *e;
-    cJSON_ArrayForEach(e, oi) {
-        int lv = level_index(e->string);
-        if (lv >= 0 && cJSON_IsNumber(e)) r->oi[lv] = e->valuedouble;
-    }
+    r->cut_by_bound = by && !strcmp(by->valuestring, "bound");
+    return 0;
+}
+
+/* The optional parts of an "ok" result: $.occupancy and $.sampling (a
+ * figure that is not a number is left 0). */
+static void parse_ok_extras(const cJSON *o, mg_sweep_result *r, char *err, size_t errlen)
+{
     const cJSON *oc = cJSON_GetObjectItemCaseSensitive(o, "occupancy");
     if (cJSON_IsObject(oc)) {
         double x = 0;
@@ -366,8 +358,66 @@ int mg_sweep_result_parse(const char *line, mg_sweep_result *r, char *err, size_
         if (!get_num(sm, "work_groups_total", &x, err, errlen)) r->wgs_total = (uint64_t)x;
         if (!get_num(sm, "estimated_error", &x, err, errlen)) r->sample_error = x;
     }
-    rc = 0;
-out:
+}
+
+/* An "ok" result's figures.  Returns 0, or -1 with the reason in err. */
+static int parse_ok(const cJSON *o, mg_sweep_result *r, char *err, size_t errlen)
+{
+    r->ok = 1;
+    if (get_num(o, "cycles", &r->cycles, err, errlen) ||
+        get_num(o, "seconds", &r->seconds, err, errlen) ||
+        get_num(o, "flops", &r->flops, err, errlen) ||
+        get_num(o, "gflops", &r->gflops, err, errlen) ||
+        get_num(o, "bound_gflops", &r->bound_gflops, err, errlen) ||
+        get_num(o, "pct_of_bound", &r->pct_of_bound, err, errlen))
+        return -1;
+    const cJSON *b = cJSON_GetObjectItemCaseSensitive(o, "binding");
+    if (!cJSON_IsString(b) || (r->binding = level_index(b->valuestring)) == -2) {
+        snprintf(err, errlen, "$.binding: expected a level name or \"compute\"");
+        return -1;
+    }
+    const cJSON *oi = cJSON_GetObjectItemCaseSensitive(o, "oi"), *e;
+    cJSON_ArrayForEach(e, oi) {
+        int lv = level_index(e->string);
+        if (lv >= 0 && cJSON_IsNumber(e)) r->oi[lv] = e->valuedouble;
+    }
+    parse_ok_extras(o, r, err, errlen);
+    return 0;
+}
+
+/* The fields every result has ($.index, $.schedule, $.fired), then by
+ * $.status its reason, cut or figures. */
+static int parse_result(const cJSON *o, mg_sweep_result *r, char *err, size_t errlen)
+{
+    double v;
+    if (get_num(o, "index", &v, err, errlen)) return -1;
+    if (v < 0 || v != floor(v)) { snprintf(err, errlen, "$.index: expected an integer"); return -1; }
+    r->index = (uint64_t)v;
+    const cJSON *s = cJSON_GetObjectItemCaseSensitive(o, "schedule");
+    if (!cJSON_IsString(s)) { snprintf(err, errlen, "$.schedule: expected a string"); return -1; }
+    r->schedule = dup_str(s->valuestring);
+    if (parse_fired(o, r, err, errlen)) return -1;
+    const cJSON *st = cJSON_GetObjectItemCaseSensitive(o, "status");
+    if (!cJSON_IsString(st)) { snprintf(err, errlen, "$.status: expected a string"); return -1; }
+    if (!strcmp(st->valuestring, "rejected")) {
+        const cJSON *why = cJSON_GetObjectItemCaseSensitive(o, "reason");
+        r->reason = dup_str(cJSON_IsString(why) ? why->valuestring : "");
+        return 0;
+    }
+    if (!strcmp(st->valuestring, "cut")) return parse_cut(o, r, err, errlen);
+    if (strcmp(st->valuestring, "ok")) { snprintf(err, errlen, "$.status: unknown"); return -1; }
+    return parse_ok(o, r, err, errlen);
+}
+
+int mg_sweep_result_parse(const char *line, mg_sweep_result *r, char *err, size_t errlen)
+{
+    memset(r, 0, sizeof *r);
+    mg_diag d;
+    mg_diag_init(&d);
+    cJSON *o = mg_json_parse("record", line, strlen(line), &d);
+    int rc = -1;
+    if (!o || !cJSON_IsObject(o)) snprintf(err, errlen, "not a JSON object");
+    else rc = parse_result(o, r, err, errlen);
     if (rc) mg_sweep_result_free(r);
     cJSON_Delete(o);
     mg_diag_free(&d);

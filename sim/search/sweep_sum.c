@@ -1,9 +1,9 @@
 /*
- * sweep_sum.c - the summary of a sweep: counted here from records (in
+ * sweep_sum.c - the summary of a sweep: counted here from results (in
  * any order), printed as a text table and as JSON.
  *
- * Every figure is independent of the order records arrive in (a resumed
- * sweep adds the file's records first): counts, and bests chosen by
+ * Every figure is independent of the order results arrive in (a resumed
+ * sweep adds the file's results first): counts, and bests chosen by
  * (time, index), the lower index winning a tie.
  */
 #include "sim/search/sweep.h"
@@ -153,10 +153,10 @@ int mg_sweep_top_kept(const mg_sweep_sum *s)
     return comparable(s) ? n : -1;
 }
 
-/* Are the fastest listed the fastest of all?  Only a cut record could be
+/* Are the fastest listed the fastest of all?  Only a cut result could be
  * missing, and each is slower than its bar: the list is complete when it
  * is full and its last is no slower than the lowest bar, or when it holds
- * every record that was not cut. */
+ * every result that was not cut. */
 static int top_complete(const mg_sweep_sum *s)
 {
     if (!s->cut) return 1;
