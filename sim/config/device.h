@@ -32,7 +32,6 @@ typedef enum { MG_SCHED_OLDEST, MG_SCHED_ROUND_ROBIN } mg_scheduler;
 typedef enum { MG_REG_SHARED_POOL, MG_REG_DEDICATED } mg_reg_model;
 typedef enum { MG_BUF_VIA_L2, MG_BUF_VIA_L1 } mg_buffer_path;
 typedef enum { MG_LOCAL_ONCHIP, MG_LOCAL_SYSTEM } mg_local_kind;
-typedef enum { MG_REPL_LRU, MG_REPL_FIFO, MG_REPL_RANDOM, MG_REPL_PLRU } mg_replacement;
 
 /* Where a value came from (facts.md tags, plus fitted). */
 typedef enum {
@@ -56,7 +55,7 @@ typedef struct mg_cache_cfg {
     int64_t size;             /* bytes */
     int64_t line;             /* bytes, a power of two */
     int64_t assoc;            /* ways; size / line for fully associative */
-    int     replacement;      /* mg_replacement */
+    int     replacement;      /* index in mg_replacement_names (sim/model/cache/policy_list.h) */
     int64_t latency_cycles;   /* L1: load-to-use latency of a hit; L2: cycles
                                  added on top of the requesting path's latency */
     double  bandwidth;        /* bytes/s, whole device */

@@ -101,7 +101,7 @@ typedef struct mg_roofline {
     double over_bound;                   /* simulated time / bound time */
 } mg_roofline;
 
-/* Sampled simulation (issue 8): MG_SAMPLE_OFF replays every work group;
+/* Sampled simulation: MG_SAMPLE_OFF replays every work group;
  * MG_SAMPLE_AUTO lets the model pick warm-up plus a few waves per class of
  * work groups and extrapolate; N > 0 simulates N waves of dispatch per SP. */
 enum { MG_SAMPLE_OFF = 0, MG_SAMPLE_AUTO = -1 };
