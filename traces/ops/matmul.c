@@ -61,15 +61,14 @@
 enum { SITE_A = 1, SITE_B, SITE_FMA, SITE_LST, SITE_BAR, SITE_LLD, SITE_ADD, SITE_C };
 enum { TA, TB, TC };            /* tensor indices */
 
-#define OFF(m) offsetof(mg_schedule, m)
 #define MAX_REGS 1024           /* live values per item we accept */
 #define MAX_LOCAL 32768         /* OpenCL 1.2's minimum local memory */
 
 static const mg_key keys[] = {
-    {"M", MG_K_INT, OFF(M), 1, 1 << 16, "64", NULL, "rows of A and C (1: fully connected)"},
-    {"N", MG_K_INT, OFF(N), 1, 1 << 16, "64", NULL, "columns of B and C"},
-    {"K", MG_K_INT, OFF(KD), 1, 1 << 16, "64", NULL, "reduction length: columns of A, rows of B"},
-    {NULL, 0, 0, 0, 0, NULL, NULL, NULL},
+    MG_KEY_INT("M", M, 1, 1 << 16, "64", "rows of A and C (1: fully connected)"),
+    MG_KEY_INT("N", N, 1, 1 << 16, "64", "columns of B and C"),
+    MG_KEY_INT("K", KD, 1, 1 << 16, "64", "reduction length: columns of A, rows of B"),
+    MG_KEY_END,
 };
 
 typedef struct mm_geom {
@@ -501,10 +500,15 @@ static void reference(const mg_schedule *s, const mg_kernel *k, mg_host *h)
 }
 
 const mg_op mg_op_matmul = {
-    "matmul", "C[M,N] = A[M,K] x B[K,N]; fully connected when M=1 (split: FC reduction)",
-    keys,
-    "layout layout_in layout_w layout_out tile wg pattern vec storage compute split unroll "
-    "warp seed",
-    defaults, check, plan, emit_cl, trace_wg, NULL, reference,
-    NULL,
+    .name = "matmul",
+    .summary = "C[M,N] = A[M,K] x B[K,N]; fully connected when M=1 (split: FC reduction)",
+    .keys = keys,
+    .knobs = "layout layout_in layout_w layout_out tile wg pattern vec storage compute split "
+              "unroll warp seed",
+    .defaults = defaults,
+    .check = check,
+    .plan = plan,
+    .emit_cl = emit_cl,
+    .trace_wg = trace_wg,
+    .reference = reference,
 };
