@@ -85,7 +85,7 @@ static const mg_key *find_key(const mg_op *op, const char *name, int *idx)
 
 /* The parsers of one key's text v, by type: each stores the value at dst
  * (s + k->off) and returns 0, or adds "where: key=v: ..." to d and
- * returns -1 leaving dst as it was. */
+ * returns -1 leaving dst unchanged. */
 
 static int parse_int(const mg_key *k, const char *v, void *dst, const char *where, mg_diag *d)
 {
