@@ -447,11 +447,14 @@ static inline void trace_load_a(mg_warp *w, const mm_warp *mw, int64_t t)
             continue;
         }
         mg_emit_mem(w, type, SITE_A, TA, mw->width);
+        const mg_lmask m = mw->rowm[y];
+        const int img = g->img_a;
+        const int64_t KC = g->KC, kt = t * g->U * g->V, KD = s->KD, xv = x * g->V, eb = g->eb;
         for (uint32_t l = 0; l < w->lanes; l++) {
-            if (!mg_lm_get(&mw->rowm[y], l)) continue;
-            int64_t k0 = mw->sp[l] * g->KC + t * g->U * g->V;
-            if (g->img_a) mg_emit_lane(w, l, k0 / 4 + x, mw->m0[l] + y);
-            else mg_emit_lane(w, l, ((mw->m0[l] + y) * s->KD + k0 + x * g->V) * g->eb, 0);
+            if (!mg_lm_get(&m, l)) continue;
+            int64_t k0 = mw->sp[l] * KC + kt;
+            if (img) mg_emit_lane(w, l, k0 / 4 + x, mw->m0[l] + y);
+            else mg_emit_lane(w, l, ((mw->m0[l] + y) * KD + k0 + xv) * eb, 0);
         }
         mg_emit_put(w);
     }
@@ -484,11 +487,14 @@ static inline void trace_load_b(mg_warp *w, const mm_warp *mw, int64_t t)
             continue;
         }
         mg_emit_mem(w, type, SITE_B, TB, mw->width);
+        const mg_lmask m = mw->colm[x];
+        const int img = g->img_b;
+        const int64_t KC = g->KC, kt = t * g->U * g->V, N = s->N, xv = x * g->V, eb = g->eb;
         for (uint32_t l = 0; l < w->lanes; l++) {
-            if (!mg_lm_get(&mw->colm[x], l)) continue;
-            int64_t k0 = mw->sp[l] * g->KC + t * g->U * g->V;
-            if (g->img_b) mg_emit_lane(w, l, mw->n0[l] / 4 + x, k0 + y);
-            else mg_emit_lane(w, l, ((k0 + y) * s->N + mw->n0[l] + x * g->V) * g->eb, 0);
+            if (!mg_lm_get(&m, l)) continue;
+            int64_t k0 = mw->sp[l] * KC + kt;
+            if (img) mg_emit_lane(w, l, mw->n0[l] / 4 + x, k0 + y);
+            else mg_emit_lane(w, l, ((k0 + y) * N + mw->n0[l] + xv) * eb, 0);
         }
         mg_emit_put(w);
     }
