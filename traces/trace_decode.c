@@ -117,6 +117,56 @@ static int get_alu(dec *s, mg_rec *r)
     return 0;
 }
 
+/* AFFINE and SAME bodies: the form's base (relative to ref), for AFFINE
+ * its a and c, for each of the dims dimensions into n; then r's lane
+ * addresses from the form (only the distinct lanes' for a distinct_only cursor, trace.h). */
+static inline int get_mem_form(dec *s, mg_trace_cursor *c, mg_rec *r, unsigned mode, int dims,
+                               const int64_t ref[2], mg_trace_site *n)
+{
+    for (int d = 0; d < dims; d++) {
+        int64_t db;
+        if (get_s(s, "base", &db)) return -1;
+        n->base[d] = (int64_t)((uint64_t)ref[d] + (uint64_t)db);
+        if (mode == MG_MODE_AFFINE && (get_s(s, "a", &n->a[d]) || get_s(s, "c", &n->c[d])))
+            return -1;
+    }
+    r->form_p = n->p;
+    r->form = mg_trace_form_bits(dims, n->a, n->c);
+    if (c->distinct_only) mg_trace_cursor_lanes(c, r);
+    if (r->form && c->distinct_only && r->lanes <= 64) {     /* see trace.h */
+        mg_trace_expand_lanes(r, dims, n->p, n->base, n->a, n->c, c->ln, c->nln);
+    } else {
+        for (int d = 0; d < dims; d++)
+            mg_trace_expand(d ? r->b : r->a, r->mask, r->lanes, n->base[d], n->a[d], n->c[d],
+                            n->p);
+    }
+    return 0;
+}
+
+/* LIST body: each active lane's address as a delta from the previous
+ * one's (the first from ref); n's base becomes the first active lane's
+ * address (ref when no lane is active). */
+static inline int get_mem_list(dec *s, mg_trace_cursor *c, mg_rec *r, int dims,
+                               const int64_t ref[2], mg_trace_site *n)
+{
+    int64_t prev[2] = {ref[0], ref[1]};
+    int first = 1;
+    for (unsigned l = 0; l < r->lanes; l++) {
+        if (!mg_rec_active(r, l)) continue;
+        for (int d = 0; d < dims; d++) {
+            int64_t dv;
+            if (get_s(s, "lane address delta", &dv)) return -1;
+            prev[d] = (int64_t)((uint64_t)prev[d] + (uint64_t)dv);
+            (d ? r->b : r->a)[l] = prev[d];
+            if (first) n->base[d] = prev[d];
+        }
+        first = 0;
+    }
+    for (int d = 0; first && d < dims; d++) n->base[d] = ref[d];
+    if (c->distinct_only) mg_trace_cursor_lanes(c, r);   /* every lane */
+    return 0;
+}
+
 /* Decode a memory body in `mode` into r, using and updating the cursor's
  * site slot. */
 static int get_mem(dec *s, mg_trace_cursor *c, mg_rec *r, unsigned mode)
@@ -146,41 +196,10 @@ static int get_mem(dec *s, mg_trace_cursor *c, mg_rec *r, unsigned mode)
         n.p = (uint32_t)v;
         n.affine = 1;
     }
-    if (mode == MG_MODE_AFFINE || mode == MG_MODE_SAME) {
-        for (int d = 0; d < dims; d++) {
-            int64_t db;
-            if (get_s(s, "base", &db)) return -1;
-            n.base[d] = (int64_t)((uint64_t)ref[d] + (uint64_t)db);
-            if (mode == MG_MODE_AFFINE && (get_s(s, "a", &n.a[d]) || get_s(s, "c", &n.c[d])))
-                return -1;
-        }
-        r->form_p = n.p;
-        r->form = mg_trace_form_bits(dims, n.a, n.c);
-        if (c->distinct_only) mg_trace_cursor_lanes(c, r);
-        if (r->form && c->distinct_only && r->lanes <= 64) {     /* see trace.h */
-            mg_trace_expand_lanes(r, dims, n.p, n.base, n.a, n.c, c->ln, c->nln);
-        } else {
-            for (int d = 0; d < dims; d++)
-                mg_trace_expand(d ? r->b : r->a, r->mask, r->lanes, n.base[d], n.a[d], n.c[d],
-                                n.p);
-        }
-    } else {
-        int64_t prev[2] = {ref[0], ref[1]};
-        int first = 1;
-        for (unsigned l = 0; l < r->lanes; l++) {
-            if (!mg_rec_active(r, l)) continue;
-            for (int d = 0; d < dims; d++) {
-                int64_t dv;
-                if (get_s(s, "lane address delta", &dv)) return -1;
-                prev[d] = (int64_t)((uint64_t)prev[d] + (uint64_t)dv);
-                (d ? r->b : r->a)[l] = prev[d];
-                if (first) n.base[d] = prev[d];
-            }
-            first = 0;
-        }
-        for (int d = 0; first && d < dims; d++) n.base[d] = ref[d];
-        if (c->distinct_only) mg_trace_cursor_lanes(c, r);   /* every lane */
-    }
+    int rc = mode == MG_MODE_AFFINE || mode == MG_MODE_SAME
+                 ? get_mem_form(s, c, r, mode, dims, ref, &n)
+                 : get_mem_list(s, c, r, dims, ref, &n);
+    if (rc) return -1;
     if (dims == 1)    /* 1D addresses: b is 0 for active lanes (mg_rec contract) */
         for (unsigned l = 0; l < r->lanes; l++)
             if (mg_rec_active(r, l)) r->b[l] = 0;
@@ -190,13 +209,12 @@ static int get_mem(dec *s, mg_trace_cursor *c, mg_rec *r, unsigned mode)
     return 0;
 }
 
-int mg_trace_decode(mg_trace_cursor *c, mg_rec *r, mg_trace_err *e)
+/* Before a record of warp w at the cursor: 1 when one follows, 0 at the
+ * warp's end, -1 with e filled when the bytes and the header's record
+ * count disagree or the warp's lane count is out of range. */
+static inline int warp_has_next(const mg_trace_cursor *c, const mg_trace_warp *w,
+                                mg_trace_err *e)
 {
-    const mg_trace_wg *wg = c->wg;
-    if (!wg || c->warp >= wg->n_warps)
-        return fail(e, 0, "no warp %u in this work group", c->warp);
-    if (wg->in_recs) return mg_trace_drec_next(c, r);
-    const mg_trace_warp *w = &wg->warps[c->warp];
     if (c->pos >= c->end) {
         if (c->index != w->n_records)
             return fail(e, c->pos, "the warp's bytes end after %u records, its header says %u",
@@ -208,24 +226,63 @@ int mg_trace_decode(mg_trace_cursor *c, mg_rec *r, mg_trace_err *e)
                     c->end - c->pos, w->n_records);
     if (w->lanes < 1 || w->lanes > MG_TRACE_MAX_LANES)
         return fail(e, c->pos, "warp of %u lanes (1..%u)", w->lanes, MG_TRACE_MAX_LANES);
-    dec s = {wg->bytes, c->pos, c->end, c->pos, e};
-    uint8_t tb = s.p[s.pos++];
+    return 1;
+}
+
+/* Check type byte tb of the cursor's record: a known type, not both mask
+ * flags, no previous mask for the warp's first record, an address mode
+ * only in a memory record.  0, or -1 with s->e filled. */
+static inline int check_type_byte(const dec *s, const mg_trace_cursor *c, unsigned tb)
+{
     unsigned type = tb & MG_TB_TYPE, mode = (tb & MG_TB_MODE) >> MG_TB_MODE_SHIFT;
     if (type < 1 || type >= MG_REC_TYPE_COUNT)
-        return fail(e, s.start, "unknown record type %u (type byte 0x%02x; types are 1..%d)",
+        return fail(s->e, s->start, "unknown record type %u (type byte 0x%02x; types are 1..%d)",
                     type, tb, MG_REC_TYPE_COUNT - 1);
     if ((tb & MG_TB_ALL) && (tb & MG_TB_PREV))
-        return fail(e, s.start, "type byte 0x%02x sets both all-lanes and previous-mask", tb);
+        return fail(s->e, s->start, "type byte 0x%02x sets both all-lanes and previous-mask", tb);
     if ((tb & MG_TB_PREV) && c->index == 0)
-        return fail(e, s.start, "mask of the previous record asked for by the warp's first record");
-    int mem = mg_rec_is_mem((int)type);
-    if (!mem && mode)
-        return fail(e, s.start, "address mode %u in a record of type %s (type byte 0x%02x)", mode,
-                    mg_rec_type_name((int)type), tb);
+        return fail(s->e, s->start,
+                    "mask of the previous record asked for by the warp's first record");
+    if (!mg_rec_is_mem((int)type) && mode)
+        return fail(s->e, s->start, "address mode %u in a record of type %s (type byte 0x%02x)",
+                    mode, mg_rec_type_name((int)type), tb);
     if (mode > MG_MODE_LIST)
-        return fail(e, s.start, "unknown address mode %u (type byte 0x%02x)", mode, tb);
-    uint64_t site;
-    if (get(&s, UINT16_MAX, "site", &site)) return -1;
+        return fail(s->e, s->start, "unknown address mode %u (type byte 0x%02x)", mode, tb);
+    return 0;
+}
+
+/* r's lane mask as type byte tb says: every lane, the previous record's,
+ * or (w->lanes + 7) / 8 bytes with no bit past the last lane. */
+static inline int get_mask(dec *s, const mg_trace_cursor *c, const mg_trace_warp *w, mg_rec *r,
+                           unsigned tb)
+{
+    if (tb & MG_TB_ALL) {
+        for (unsigned l = 0; l < w->lanes; l++) mg_rec_set_active(r, l);
+        return 0;
+    }
+    if (tb & MG_TB_PREV) {
+        r->mask[0] = c->prev_mask[0];
+        r->mask[1] = c->prev_mask[1];
+        return 0;
+    }
+    unsigned nb = (w->lanes + 7) / 8;
+    if (s->end - s->pos < nb)
+        return fail(s->e, s->start,
+                    "truncated record: the warp's bytes end inside its lane mask");
+    for (unsigned i = 0; i < nb; i++)
+        r->mask[i >> 3] |= (uint64_t)s->p[s->pos + i] << (8 * (i & 7));
+    s->pos += nb;
+    unsigned pad = nb * 8 - w->lanes;
+    if (pad && (s->p[s->pos - 1] >> (8 - pad)))
+        return fail(s->e, s->start, "lane mask has bits set past lane %u of a %u-lane warp",
+                    w->lanes - 1, w->lanes);
+    return 0;
+}
+
+/* r's fields as a fresh record of the type, site and warp: no lanes, no
+ * ALU or memory fields. */
+static inline void rec_start(mg_rec *r, unsigned type, uint64_t site, const mg_trace_warp *w)
+{
     r->type = (uint8_t)type;
     r->site = (uint16_t)site;
     r->lanes = (uint16_t)w->lanes;
@@ -236,34 +293,39 @@ int mg_trace_decode(mg_trace_cursor *c, mg_rec *r, mg_trace_err *e)
     r->width = 0;
     r->form_p = 0;
     r->form = 0;
-    if (tb & MG_TB_ALL) {
-        for (unsigned l = 0; l < w->lanes; l++) mg_rec_set_active(r, l);
-    } else if (tb & MG_TB_PREV) {
-        r->mask[0] = c->prev_mask[0];
-        r->mask[1] = c->prev_mask[1];
-    } else {
-        unsigned nb = (w->lanes + 7) / 8;
-        if (s.end - s.pos < nb)
-            return fail(e, s.start, "truncated record: the warp's bytes end inside its lane mask");
-        for (unsigned i = 0; i < nb; i++)
-            r->mask[i >> 3] |= (uint64_t)s.p[s.pos + i] << (8 * (i & 7));
-        s.pos += nb;
-        unsigned pad = nb * 8 - w->lanes;
-        if (pad && (s.p[s.pos - 1] >> (8 - pad)))
-            return fail(e, s.start, "lane mask has bits set past lane %u of a %u-lane warp",
-                        w->lanes - 1, w->lanes);
-    }
-    int rc;
-    if (type == MG_REC_ALU) {
-        rc = get_alu(&s, r);
-    } else if (type == MG_REC_BARRIER) {
+}
+
+/* The record's body by its type: ALU fields, a barrier's fence, or a
+ * memory access's addresses in `mode`. */
+static inline int get_body(dec *s, mg_trace_cursor *c, mg_rec *r, unsigned mode)
+{
+    if (r->type == MG_REC_ALU) return get_alu(s, r);
+    if (r->type == MG_REC_BARRIER) {
         uint64_t fence;
-        rc = get(&s, 3, "barrier fence", &fence);
+        int rc = get(s, 3, "barrier fence", &fence);
         r->obj = (uint8_t)fence;
-    } else {
-        rc = get_mem(&s, c, r, mode);
+        return rc;
     }
-    if (rc) return -1;
+    return get_mem(s, c, r, mode);
+}
+
+int mg_trace_decode(mg_trace_cursor *c, mg_rec *r, mg_trace_err *e)
+{
+    const mg_trace_wg *wg = c->wg;
+    if (!wg || c->warp >= wg->n_warps)
+        return fail(e, 0, "no warp %u in this work group", c->warp);
+    if (wg->in_recs) return mg_trace_drec_next(c, r);
+    const mg_trace_warp *w = &wg->warps[c->warp];
+    int more = warp_has_next(c, w, e);
+    if (more <= 0) return more;
+    dec s = {wg->bytes, c->pos, c->end, c->pos, e};
+    unsigned tb = s.p[s.pos++];
+    if (check_type_byte(&s, c, tb)) return -1;
+    uint64_t site;
+    if (get(&s, UINT16_MAX, "site", &site)) return -1;
+    rec_start(r, tb & MG_TB_TYPE, site, w);
+    if (get_mask(&s, c, w, r, tb) || get_body(&s, c, r, (tb & MG_TB_MODE) >> MG_TB_MODE_SHIFT))
+        return -1;
     c->prev_mask[0] = r->mask[0];
     c->prev_mask[1] = r->mask[1];
     c->pos = s.pos;

@@ -71,24 +71,24 @@ static void test_forms_agree(void)
     uint64_t recs = 0, lists = 0, partial = 0;
     for (size_t i = 0; i < N_LINES; i++) {
         CU_ASSERT_EQUAL_FATAL(ops_prepare(lines[i], i % 2 ? 16 : 64, g), 0);
-        mg_trace_wg enc, rec, re;
+        mg_trace_wg enc, dform, re;     /* bytes, record form, re-encoded */
         mg_trace_wg_init(&enc);
-        mg_trace_wg_init(&rec);
+        mg_trace_wg_init(&dform);
         mg_trace_wg_init(&re);
         int bad = 0;
         for (uint64_t idx = 0; idx < mg_gen_num_wgs(g) && !bad; idx++) {
             mg_gen_trace_wg(g, idx, &enc);
-            rec.want_recs = 1;
-            mg_gen_trace_wg(g, idx, &rec);
+            dform.want_recs = 1;
+            mg_gen_trace_wg(g, idx, &dform);
             CU_ASSERT_FALSE(enc.in_recs);
-            CU_ASSERT_TRUE(rec.in_recs);
-            CU_ASSERT_EQUAL(rec.n_warps, enc.n_warps);
-            for (uint32_t w = 0; w < enc.n_warps && w < rec.n_warps && !bad; w++) {
-                CU_ASSERT_EQUAL(rec.warps[w].n_records, enc.warps[w].n_records);
+            CU_ASSERT_TRUE(dform.in_recs);
+            CU_ASSERT_EQUAL(dform.n_warps, enc.n_warps);
+            for (uint32_t w = 0; w < enc.n_warps && w < dform.n_warps && !bad; w++) {
+                CU_ASSERT_EQUAL(dform.warps[w].n_records, enc.warps[w].n_records);
                 mg_trace_cursor ca, cb, cc;
                 mg_trace_cursor_init(&ca, &enc, w);
-                mg_trace_cursor_init(&cb, &rec, w);
-                mg_trace_cursor_init(&cc, &rec, w);
+                mg_trace_cursor_init(&cb, &dform, w);
+                mg_trace_cursor_init(&cc, &dform, w);
                 cc.distinct_only = 1;
                 int ga, gb, gc;
                 while ((ga = mg_trace_cursor_next(&ca, ra, NULL)) == 1) {
@@ -113,12 +113,12 @@ static void test_forms_agree(void)
                 CU_ASSERT_EQUAL(ga, 0);
                 CU_ASSERT_EQUAL(mg_trace_cursor_next(&cb, rb, NULL), 0);
             }
-            CU_ASSERT_EQUAL(mg_trace_wg_encode(&re, &rec), 0);
+            CU_ASSERT_EQUAL(mg_trace_wg_encode(&re, &dform), 0);
             CU_ASSERT_TRUE(re.len == enc.len && memcmp(re.bytes, enc.bytes, enc.len) == 0);
             CU_ASSERT_FALSE(bad);
         }
         mg_trace_wg_free(&enc);
-        mg_trace_wg_free(&rec);
+        mg_trace_wg_free(&dform);
         mg_trace_wg_free(&re);
         mg_gen_free(g);
     }

@@ -10,22 +10,35 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Run the operator's plan on g->k (warp set); 0, or -1 with an error when
+ * the operator has no plan or the plan overflows the kernel's tables. */
+static int plan_checked(mg_gen *g, mg_diag *d)
+{
+    const mg_op *op = g->s.op;
+    if (!op->plan) {
+        mg_diag_error(d, "%s: internal: the operator has no plan", op->name);
+        return -1;
+    }
+    op->plan(&g->s, &g->k);
+    if (g->k.n_tensors > MG_MAX_TENSORS || g->k.n_args > MG_MAX_ARGS) {
+        mg_diag_error(d, "%s: internal: too many tensors or arguments", op->name);
+        return -1;
+    }
+    return 0;
+}
+
 int mg_gen_prepare(mg_gen *g, const mg_schedule *s, mg_diag *d)
 {
     memset(g, 0, sizeof *g);
     g->s = *s;
     mg_kernel *k = &g->k;
     k->warp = (uint32_t)s->warp;
-    s->op->plan(&g->s, k);
-    if (k->n_tensors > MG_MAX_TENSORS || k->n_args > MG_MAX_ARGS) {
-        mg_diag_error(d, "%s: internal: too many tensors or arguments", s->op->name);
-        return -1;
-    }
+    if (plan_checked(g, d)) return -1;
     mg_kernel_trace_header(k, &g->hdr);
     mg_sb sb;
     mg_sb_init(&sb);
     mg_cl_preamble(k, &sb);
-    s->op->emit_cl(&g->s, k, &sb);
+    if (s->op->emit_cl) s->op->emit_cl(&g->s, k, &sb);
     g->source = mg_sb_take(&sb, &g->source_len);
     if (!g->source) {
         mg_diag_error(d, "%s: out of memory emitting the kernel", s->op->name);
@@ -39,12 +52,7 @@ int mg_gen_plan(mg_gen *g, const mg_schedule *s, mg_diag *d)
     memset(g, 0, sizeof *g);
     g->s = *s;
     g->k.warp = (uint32_t)s->warp;
-    s->op->plan(&g->s, &g->k);
-    if (g->k.n_tensors > MG_MAX_TENSORS || g->k.n_args > MG_MAX_ARGS) {
-        mg_diag_error(d, "%s: internal: too many tensors or arguments", s->op->name);
-        return -1;
-    }
-    return 0;
+    return plan_checked(g, d);
 }
 
 void mg_gen_free(mg_gen *g)
@@ -67,7 +75,7 @@ int mg_gen_trace_wg(const mg_gen *g, uint64_t idx, mg_trace_wg *out)
     uint64_t ny = (uint64_t)(k->global[1] / k->local[1]);
     uint32_t wg[3] = {(uint32_t)(idx % nx), (uint32_t)((idx / nx) % ny),
                       (uint32_t)(idx / (nx * ny))};
-    g->s.op->trace_wg(&g->s, k, wg, out);
+    if (g->s.op->trace_wg) g->s.op->trace_wg(&g->s, k, wg, out);
     return 0;
 }
 
@@ -145,7 +153,7 @@ int mg_host_init(const mg_gen *g, mg_host *h)
 
 void mg_host_reference(const mg_gen *g, mg_host *h)
 {
-    g->s.op->reference(&g->s, &g->k, h);
+    if (g->s.op->reference) g->s.op->reference(&g->s, &g->k, h);
     /* The device stores results in the storage precision. */
     for (int i = 0; i < g->k.n_tensors; i++) {
         const mg_tensor *t = &g->k.t[i];

@@ -1,39 +1,19 @@
 /*
- * op_list.c - every operator of the generator.  A new operator is one
- * file in traces/ops/ and one line here.
+ * op_list.c - the registry of the generator's operators, built from the
+ * list in traces/gen/op_list.h.
  */
 #include "traces/gen/op.h"
+#include "traces/gen/op_list.h"
 
 #include <string.h>
 
-extern const mg_op mg_op_eltwise;
-extern const mg_op mg_op_conv2d;
-extern const mg_op mg_op_pchase;
-extern const mg_op mg_op_regpressure;
-extern const mg_op mg_op_warpsize;
-extern const mg_op mg_op_flops;
-extern const mg_op mg_op_bandwidth;
-extern const mg_op mg_op_rstride2d;
-extern const mg_op mg_op_matmul;
-extern const mg_op mg_op_softmax;
-extern const mg_op mg_op_layernorm;
-extern const mg_op mg_op_ticket;
+#define MG_OP_EXTERN(name) extern const mg_op mg_op_##name;
+MG_OPS(MG_OP_EXTERN)
+#undef MG_OP_EXTERN
 
-const mg_op *const mg_ops[] = {
-    &mg_op_eltwise,
-    &mg_op_conv2d,
-    &mg_op_pchase,
-    &mg_op_regpressure,
-    &mg_op_warpsize,
-    &mg_op_flops,
-    &mg_op_bandwidth,
-    &mg_op_rstride2d,
-    &mg_op_matmul,
-    &mg_op_softmax,
-    &mg_op_layernorm,
-    &mg_op_ticket,
-    NULL,
-};
+#define MG_OP_ENTRY(name) &mg_op_##name,
+const mg_op *const mg_ops[] = {MG_OPS(MG_OP_ENTRY) NULL};
+#undef MG_OP_ENTRY
 
 const mg_op *mg_op_find(const char *name)
 {

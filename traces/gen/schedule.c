@@ -18,37 +18,34 @@ const char *const mg_pattern_names[] = {"row", "column", "block2", "block4", "bl
 const char *const mg_memkind_names[] = {"image", "buffer", "local", "constant", NULL};
 static const char *const bcast_names[] = {"auto", "explicit", NULL};
 
-#define OFF(m) offsetof(mg_schedule, m)
-
 /* The common knobs.  An op accepts those named in its `knobs` string. */
 const mg_key mg_common_keys[] = {
-    {"layout", MG_K_ENUM, OFF(layout[0]), 0, 0, "image", mg_layout_names,
-     "layout of every tensor (image|buffer); layout_in/_w/_out override"},
-    {"layout_in", MG_K_ENUM, OFF(layout[MG_ROLE_IN]), 0, 0, "image", mg_layout_names,
-     "layout of the input tensor"},
-    {"layout_w", MG_K_ENUM, OFF(layout[MG_ROLE_W]), 0, 0, "image", mg_layout_names,
-     "layout of the weight (second input) tensor"},
-    {"layout_out", MG_K_ENUM, OFF(layout[MG_ROLE_OUT]), 0, 0, "image", mg_layout_names,
-     "layout of the output tensor"},
-    {"tile", MG_K_PAIR, OFF(tile), 1, 64, "1x1", NULL,
-     "output tile per work item, ROWSxCOLS (coarsening, e.g. 4x4)"},
-    {"wg", MG_K_TRIPLE, OFF(wg), 1, 1024, "64,1,1", NULL, "work-group size x[,y[,z]]"},
-    {"pattern", MG_K_ENUM, OFF(pattern), 0, 0, "row", mg_pattern_names,
-     "order an item walks its 2D input region: row|column|block2|block4|block8"},
-    {"vec", MG_K_INT, OFF(vec), 1, 8, "4", NULL, "load vector width: 1, 2, 4 or 8"},
-    {"storage", MG_K_ENUM, OFF(storage), 0, 0, "fp32", mg_prec_names,
-     "storage precision of tensors"},
-    {"compute", MG_K_ENUM, OFF(compute), 0, 0, "fp32", mg_prec_names,
-     "arithmetic precision (fp16 needs cl_khr_fp16)"},
-    {"broadcast", MG_K_ENUM, OFF(broadcast), 0, 0, "auto", bcast_names,
-     "scalar broadcast in vector math: auto (compiler) or explicit (vector splat)"},
-    {"split", MG_K_INT, OFF(split), 1, 256, "1", NULL,
-     "reduction split across work items, combined through local memory"},
-    {"unroll", MG_K_INT, OFF(unroll), 1, 64, "1", NULL, "unroll factor of the main loop"},
-    {"warp", MG_K_INT, OFF(warp), 1, MG_TRACE_MAX_LANES, "64", NULL,
-     "lanes per warp when grouping the trace (the device's warp width)"},
-    {"seed", MG_K_INT, OFF(seed), 0, 2147483647, "1", NULL, "input data seed"},
-    {NULL, 0, 0, 0, 0, NULL, NULL, NULL},
+    MG_KEY_ENUM("layout", layout[0], "image", mg_layout_names,
+                "layout of every tensor (image|buffer); layout_in/_w/_out override"),
+    MG_KEY_ENUM("layout_in", layout[MG_ROLE_IN], "image", mg_layout_names,
+                "layout of the input tensor"),
+    MG_KEY_ENUM("layout_w", layout[MG_ROLE_W], "image", mg_layout_names,
+                "layout of the weight (second input) tensor"),
+    MG_KEY_ENUM("layout_out", layout[MG_ROLE_OUT], "image", mg_layout_names,
+                "layout of the output tensor"),
+    MG_KEY_INTS("tile", MG_K_PAIR, tile, 1, 64, "1x1",
+                "output tile per work item, ROWSxCOLS (coarsening, e.g. 4x4)"),
+    MG_KEY_INTS("wg", MG_K_TRIPLE, wg, 1, 1024, "64,1,1", "work-group size x[,y[,z]]"),
+    MG_KEY_ENUM("pattern", pattern, "row", mg_pattern_names,
+                "order an item walks its 2D input region: row|column|block2|block4|block8"),
+    MG_KEY_INT("vec", vec, 1, 8, "4", "load vector width: 1, 2, 4 or 8"),
+    MG_KEY_ENUM("storage", storage, "fp32", mg_prec_names, "storage precision of tensors"),
+    MG_KEY_ENUM("compute", compute, "fp32", mg_prec_names,
+                "arithmetic precision (fp16 needs cl_khr_fp16)"),
+    MG_KEY_ENUM("broadcast", broadcast, "auto", bcast_names,
+                "scalar broadcast in vector math: auto (compiler) or explicit (vector splat)"),
+    MG_KEY_INT("split", split, 1, 256, "1",
+               "reduction split across work items, combined through local memory"),
+    MG_KEY_INT("unroll", unroll, 1, 64, "1", "unroll factor of the main loop"),
+    MG_KEY_INT("warp", warp, 1, MG_TRACE_MAX_LANES, "64",
+               "lanes per warp when grouping the trace (the device's warp width)"),
+    MG_KEY_INT("seed", seed, 0, 2147483647, "1", "input data seed"),
+    MG_KEY_END,
 };
 
 enum { NCOMMON = sizeof mg_common_keys / sizeof mg_common_keys[0] - 1 };
@@ -86,98 +83,122 @@ static const mg_key *find_key(const mg_op *op, const char *name, int *idx)
     return NULL;
 }
 
+/* The parsers of one key's text v, by type: each stores the value at dst
+ * (s + k->off) and returns 0, or adds "where: key=v: ..." to d and
+ * returns -1 leaving dst unchanged. */
+
+static int parse_int(const mg_key *k, const char *v, void *dst, const char *where, mg_diag *d)
+{
+    char *end;
+    errno = 0;
+    long long x = strtoll(v, &end, 10);
+    if (end == v || *end || errno) {
+        mg_diag_error(d, "%s: %s=%s: expected an integer", where, k->name, v);
+        return -1;
+    }
+    if (x < k->min || x > k->max) {
+        mg_diag_error(d, "%s: %s=%s: expected an integer in [%lld, %lld]", where, k->name, v,
+                      (long long)k->min, (long long)k->max);
+        return -1;
+    }
+    *(int64_t *)dst = x;
+    return 0;
+}
+
+static int parse_float(const mg_key *k, const char *v, void *dst, const char *where, mg_diag *d)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(v, &end);
+    if (end == v || *end || errno || !isfinite(x)) {
+        mg_diag_error(d, "%s: %s=%s: expected a finite number", where, k->name, v);
+        return -1;
+    }
+    *(double *)dst = x;
+    return 0;
+}
+
+/* ENUM: the index of v among k->names, stored as an int. */
+static int parse_enum(const mg_key *k, const char *v, void *dst, const char *where, mg_diag *d)
+{
+    size_t n = 0;
+    for (; k->names[n]; n++) {
+        if (!strcmp(v, k->names[n])) {
+            *(int *)dst = (int)n;
+            return 0;
+        }
+    }
+    char list[160];
+    mg_hint h;
+    mg_diag_error(d, "%s: %s=%s: expected one of %s%s", where, k->name, v,
+                  mg_join_names(list, sizeof list, k->names, n, "|"),
+                  mg_hint_near(&h, v, k->names, n, ""));
+    return -1;
+}
+
+/* PAIR, TRIPLE, LIST: the values of v, separated by 'x' (PAIR) or ','
+ * into vals (at most max of them, each in k's range); their count, or -1
+ * with a message. */
+static int split_ints(const mg_key *k, const char *v, int64_t *vals, int max,
+                      const char *where, mg_diag *d)
+{
+    char sep = k->type == MG_K_PAIR ? 'x' : ',';
+    int n = 0;
+    for (const char *p = v;;) {
+        char *end;
+        errno = 0;
+        long long x = strtoll(p, &end, 10);
+        if (end == p || errno || n == max || x < k->min || x > k->max) {
+            const char *shape = k->type == MG_K_PAIR     ? "ROWSxCOLS, e.g. 4x4"
+                                : k->type == MG_K_TRIPLE ? "X[,Y[,Z]], e.g. 16,4"
+                                                         : "a comma-separated list";
+            mg_diag_error(d, "%s: %s=%s: expected %s with each value in [%lld, %lld]", where,
+                          k->name, v, shape, (long long)k->min, (long long)k->max);
+            return -1;
+        }
+        vals[n++] = x;
+        if (*end == sep) { p = end + 1; continue; }
+        if (*end) {
+            mg_diag_error(d, "%s: %s=%s: unexpected '%c'", where, k->name, v, *end);
+            return -1;
+        }
+        return n;
+    }
+}
+
+/* PAIR: tile=4 means 4x4; TRIPLE: missing values are 1; LIST: stored as
+ * count then values (nstrides, strides). */
+static int parse_ints(const mg_key *k, const char *v, void *dst, const char *where, mg_diag *d)
+{
+    int max = k->type == MG_K_PAIR ? 2 : k->type == MG_K_TRIPLE ? 3 : MG_SCHED_MAX_STRIDES;
+    int64_t vals[MG_SCHED_MAX_STRIDES];
+    int n = split_ints(k, v, vals, max, where, d);
+    if (n < 0) return -1;
+    int64_t *out = dst;
+    if (k->type == MG_K_PAIR) {
+        out[0] = vals[0];
+        out[1] = n == 1 ? vals[0] : vals[1];
+    } else if (k->type == MG_K_TRIPLE) {
+        for (int i = 0; i < 3; i++) out[i] = i < n ? vals[i] : 1;
+    } else {
+        out[0] = n;
+        for (int i = 0; i < n; i++) out[1 + i] = vals[i];
+    }
+    return 0;
+}
+
 /* Parse text v as key k into s.  Returns 0 or -1 with a message. */
 static int set_key(mg_schedule *s, const mg_key *k, const char *v, const char *where,
                    mg_diag *d)
 {
-    char *base = (char *)s + k->off;
-    char *end;
+    void *dst = (char *)s + k->off;
     switch (k->type) {
-    case MG_K_INT: {
-        errno = 0;
-        long long x = strtoll(v, &end, 10);
-        if (end == v || *end || errno) {
-            mg_diag_error(d, "%s: %s=%s: expected an integer", where, k->name, v);
-            return -1;
-        }
-        if (x < k->min || x > k->max) {
-            mg_diag_error(d, "%s: %s=%s: expected an integer in [%lld, %lld]", where, k->name,
-                          v, (long long)k->min, (long long)k->max);
-            return -1;
-        }
-        *(int64_t *)base = x;
-        return 0;
-    }
-    case MG_K_FLOAT: {
-        errno = 0;
-        double x = strtod(v, &end);
-        if (end == v || *end || errno || !isfinite(x)) {
-            mg_diag_error(d, "%s: %s=%s: expected a finite number", where, k->name, v);
-            return -1;
-        }
-        *(double *)base = x;
-        return 0;
-    }
-    case MG_K_ENUM: {
-        size_t n = 0;
-        for (; k->names[n]; n++) {
-            if (!strcmp(v, k->names[n])) {
-                *(int *)base = (int)n;
-                return 0;
-            }
-        }
-        const char *sug = mg_suggest(v, k->names, n);
-        char list[160] = "";
-        for (size_t i = 0; i < n; i++) {
-            if (i) strncat(list, "|", sizeof list - strlen(list) - 1);
-            strncat(list, k->names[i], sizeof list - strlen(list) - 1);
-        }
-        mg_diag_error(d, "%s: %s=%s: expected one of %s%s%s%s", where, k->name, v, list,
-                      sug ? " (did you mean " : "", sug ? sug : "", sug ? "?)" : "");
-        return -1;
-    }
+    case MG_K_INT: return parse_int(k, v, dst, where, d);
+    case MG_K_FLOAT: return parse_float(k, v, dst, where, d);
+    case MG_K_ENUM: return parse_enum(k, v, dst, where, d);
     case MG_K_PAIR:
     case MG_K_TRIPLE:
-    case MG_K_LIST: {
-        int max = k->type == MG_K_PAIR ? 2 : k->type == MG_K_TRIPLE ? 3 : MG_SCHED_MAX_STRIDES;
-        char sep = k->type == MG_K_PAIR ? 'x' : ',';
-        int64_t vals[MG_SCHED_MAX_STRIDES];
-        int n = 0;
-        const char *p = v;
-        for (;;) {
-            errno = 0;
-            long long x = strtoll(p, &end, 10);
-            if (end == p || errno || n == max || x < k->min || x > k->max) {
-                const char *shape = k->type == MG_K_PAIR ? "ROWSxCOLS, e.g. 4x4"
-                                    : k->type == MG_K_TRIPLE ? "X[,Y[,Z]], e.g. 16,4"
-                                                             : "a comma-separated list";
-                mg_diag_error(d, "%s: %s=%s: expected %s with each value in [%lld, %lld]",
-                              where, k->name, v, shape, (long long)k->min,
-                              (long long)k->max);
-                return -1;
-            }
-            vals[n++] = x;
-            if (*end == sep) { p = end + 1; continue; }
-            if (*end) {
-                mg_diag_error(d, "%s: %s=%s: unexpected '%c'", where, k->name, v, *end);
-                return -1;
-            }
-            break;
-        }
-        int64_t *dst = (int64_t *)base;
-        if (k->type == MG_K_PAIR) {
-            if (n == 1) vals[1] = vals[0];      /* tile=4 means 4x4 */
-            dst[0] = vals[0];
-            dst[1] = vals[1];
-        } else if (k->type == MG_K_TRIPLE) {
-            for (int i = 0; i < 3; i++) dst[i] = i < n ? vals[i] : 1;
-        } else {
-            /* MG_K_LIST: stored as count then values (nstrides, strides) */
-            dst[0] = n;
-            for (int i = 0; i < n; i++) dst[1 + i] = vals[i];
-        }
-        return 0;
-    }
+    case MG_K_LIST: return parse_ints(k, v, dst, where, d);
     }
     return -1;
 }
@@ -215,33 +236,31 @@ static const mg_op *lookup_op(const char *op, const char *where, mg_diag *d)
     const char *names[64];
     size_t n = 0;
     for (; mg_ops[n] && n < 64; n++) names[n] = mg_ops[n]->name;
-    const char *sug = mg_suggest(op, names, n);
-    char list[512] = "";
-    for (size_t i = 0; i < n; i++) {
-        if (i) strncat(list, ", ", sizeof list - strlen(list) - 1);
-        strncat(list, names[i], sizeof list - strlen(list) - 1);
-    }
-    mg_diag_error(d, "%s: unknown operator '%s'%s%s%s; known: %s", where, op,
-                  sug ? " (did you mean '" : "", sug ? sug : "", sug ? "'?)" : "", list);
+    mg_hint h;
+    char list[512];
+    const char *hint = mg_hint_near(&h, op, names, n, "'");
+    mg_join_names(list, sizeof list, names, n, ", ");
+    mg_diag_error(d, "%s: unknown operator '%s'%s; known: %s", where, op, hint, list);
     return NULL;
 }
 
 static void unknown_key(const mg_op *op, const char *name, const char *where, mg_diag *d)
 {
+    int common = 0;
+    for (int i = 0; i < NCOMMON; i++) common |= !strcmp(mg_common_keys[i].name, name);
+    if (common) {
+        mg_diag_error(d, "%s: %s does not take the knob '%s' (`mgsim gen %s --help` lists "
+                      "its keys)", where, op->name, name, op->name);
+        return;
+    }
     const char *names[128];
     size_t n = 0;
     for (int i = 0; op->keys[i].name; i++) names[n++] = op->keys[i].name;
     for (int i = 0; i < NCOMMON; i++)
         if (op_accepts(op, mg_common_keys[i].name)) names[n++] = mg_common_keys[i].name;
-    const char *sug = mg_suggest(name, names, n);
-    int common = 0;
-    for (int i = 0; i < NCOMMON; i++) common |= !strcmp(mg_common_keys[i].name, name);
-    if (common)
-        mg_diag_error(d, "%s: %s does not take the knob '%s' (`mgsim gen %s --help` lists "
-                      "its keys)", where, op->name, name, op->name);
-    else
-        mg_diag_error(d, "%s: %s: unknown key '%s'%s%s%s", where, op->name, name,
-                      sug ? " (did you mean '" : "", sug ? sug : "", sug ? "'?)" : "");
+    mg_hint h;
+    mg_diag_error(d, "%s: %s: unknown key '%s'%s", where, op->name, name,
+                  mg_hint_near(&h, name, names, n, "'"));
 }
 
 int mg_schedule_parse_line(const char *line, const char *extra, mg_schedule *s, mg_diag *d)

@@ -50,21 +50,17 @@ enum { TSRC, TOUT };
 #define SIDE_AUTO   4096             /* preferred longest image side (texels) */
 #define SIDE_MAX    16384            /* image side limit (texels) */
 
-#define OFF(m) offsetof(mg_schedule, m)
-
 static const mg_key keys[] = {
-    {"mem", MG_K_ENUM, OFF(mem), 0, 0, "buffer", mg_memkind_names,
-     "memory read: image|buffer|local|constant"},
-    {"footprint", MG_K_INT, OFF(footprint), 16, (int64_t)1 << 30, "65536", NULL,
-     "bytes read per pass (local: per work group)"},
-    {"items", MG_K_INT, OFF(items), 1, (int64_t)1 << 20, "256", NULL,
-     "work items (global size; a multiple of wg)"},
-    {"iters", MG_K_INT, OFF(iters), 1, (int64_t)1 << 16, "2", NULL,
-     "passes over the footprint"},
-    {"readers", MG_K_INT, OFF(readers), 0, (int64_t)1 << 20, "0", NULL,
-     "item g reads as reader g % readers (0: as many readers as items; fewer "
-     "readers than items: groups of items read the same data, P5/P7)"},
-    {NULL, 0, 0, 0, 0, NULL, NULL, NULL},
+    MG_KEY_ENUM("mem", mem, "buffer", mg_memkind_names, "memory read: image|buffer|local|constant"),
+    MG_KEY_INT("footprint", footprint, 16, (int64_t)1 << 30, "65536",
+               "bytes read per pass (local: per work group)"),
+    MG_KEY_INT("items", items, 1, (int64_t)1 << 20, "256",
+               "work items (global size; a multiple of wg)"),
+    MG_KEY_INT("iters", iters, 1, (int64_t)1 << 16, "2", "passes over the footprint"),
+    MG_KEY_INT("readers", readers, 0, (int64_t)1 << 20, "0",
+               "item g reads as reader g % readers (0: as many readers as items; fewer readers "
+               "than items: groups of items read the same data, P5/P7)"),
+    MG_KEY_END,
 };
 
 typedef struct bw_geom {
@@ -350,8 +346,14 @@ static void reference(const mg_schedule *s, const mg_kernel *k, mg_host *h)
 }
 
 const mg_op mg_op_bandwidth = {
-    "bandwidth", "streaming reads of an image, buffer, local or constant footprint (P5, P6)",
-    keys, "wg pattern vec storage unroll warp", defaults, check, plan, emit_cl, trace_wg, NULL,
-    reference,
-    NULL,
+    .name = "bandwidth",
+    .summary = "streaming reads of an image, buffer, local or constant footprint (P5, P6)",
+    .keys = keys,
+    .knobs = "wg pattern vec storage unroll warp",
+    .defaults = defaults,
+    .check = check,
+    .plan = plan,
+    .emit_cl = emit_cl,
+    .trace_wg = trace_wg,
+    .reference = reference,
 };

@@ -70,20 +70,19 @@
 #include <stdio.h>
 #include <string.h>
 
-#define OFF(m) offsetof(mg_schedule, m)
 #define MAX_LOCAL 32768         /* OpenCL 1.2's minimum local memory */
 #define MAX_WG 1024             /* the most items of a work group we accept with split */
 
 static const mg_key keys[] = {
-    {"H", MG_K_INT, OFF(H), 1, 4096, "8", NULL, "input height"},
-    {"W", MG_K_INT, OFF(W), 1, 4096, "8", NULL, "input width"},
-    {"Cin", MG_K_INT, OFF(Cin), 1, 8192, "8", NULL, "input channels"},
-    {"Cout", MG_K_INT, OFF(Cout), 1, 8192, "8", NULL, "output channels (= Cin if depthwise)"},
-    {"K", MG_K_INT, OFF(K), 1, 15, "1", NULL, "kernel size KxK"},
-    {"stride", MG_K_INT, OFF(stride), 1, 8, "1", NULL, "stride"},
-    {"pad", MG_K_INT, OFF(pad), 0, 7, "0", NULL, "zero padding on each side"},
-    {"depthwise", MG_K_INT, OFF(depthwise), 0, 1, "0", NULL, "1: one filter per channel"},
-    {NULL, 0, 0, 0, 0, NULL, NULL, NULL},
+    MG_KEY_INT("H", H, 1, 4096, "8", "input height"),
+    MG_KEY_INT("W", W, 1, 4096, "8", "input width"),
+    MG_KEY_INT("Cin", Cin, 1, 8192, "8", "input channels"),
+    MG_KEY_INT("Cout", Cout, 1, 8192, "8", "output channels (= Cin if depthwise)"),
+    MG_KEY_INT("K", K, 1, 15, "1", "kernel size KxK"),
+    MG_KEY_INT("stride", stride, 1, 8, "1", "stride"),
+    MG_KEY_INT("pad", pad, 0, 7, "0", "zero padding on each side"),
+    MG_KEY_INT("depthwise", depthwise, 0, 1, "0", "1: one filter per channel"),
+    MG_KEY_END,
 };
 
 void mg_conv_geom_of(const mg_schedule *s, mg_conv_geom *g)
@@ -273,9 +272,16 @@ static void reference(const mg_schedule *s, const mg_kernel *k, mg_host *h)
 }
 
 const mg_op mg_op_conv2d = {
-    "conv2d", "2D convolution KxK, stride, padding, depthwise (NHWC)", keys,
-    "layout layout_in layout_w layout_out tile wg pattern vec storage compute split unroll "
-    "warp seed",
-    defaults, check, plan, mg_conv_emit_cl, mg_conv_trace_wg, NULL, reference,
-    "unroll",              /* a #pragma: the trace and the register estimate ignore it */
+    .name = "conv2d",
+    .summary = "2D convolution KxK, stride, padding, depthwise (NHWC)",
+    .keys = keys,
+    .knobs = "layout layout_in layout_w layout_out tile wg pattern vec storage compute split "
+              "unroll warp seed",
+    .defaults = defaults,
+    .check = check,
+    .plan = plan,
+    .emit_cl = mg_conv_emit_cl,
+    .trace_wg = mg_conv_trace_wg,
+    .reference = reference,
+    .trace_inert = "unroll",  /* a #pragma: the trace and the register estimate ignore it */
 };

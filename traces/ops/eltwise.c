@@ -21,14 +21,12 @@
 
 enum { SITE_ADDR = 1, SITE_LOAD, SITE_SPLAT, SITE_ADD, SITE_STORE };
 
-#define OFF(m) offsetof(mg_schedule, m)
-
 static const mg_key keys[] = {
-    {"H", MG_K_INT, OFF(H), 1, 1 << 16, "8", NULL, "height"},
-    {"W", MG_K_INT, OFF(W), 1, 1 << 16, "8", NULL, "width"},
-    {"C", MG_K_INT, OFF(C), 1, 1 << 16, "16", NULL, "channels"},
-    {"scalar", MG_K_FLOAT, OFF(scalar), 0, 0, "0.5", NULL, "the constant added"},
-    {NULL, 0, 0, 0, 0, NULL, NULL, NULL},
+    MG_KEY_INT("H", H, 1, 1 << 16, "8", "height"),
+    MG_KEY_INT("W", W, 1, 1 << 16, "8", "width"),
+    MG_KEY_INT("C", C, 1, 1 << 16, "16", "channels"),
+    MG_KEY_FLOAT("scalar", scalar, "0.5", "the constant added"),
+    MG_KEY_END,
 };
 
 static void defaults(mg_schedule *s)
@@ -209,8 +207,15 @@ static void reference(const mg_schedule *s, const mg_kernel *k, mg_host *h)
 }
 
 const mg_op mg_op_eltwise = {
-    "eltwise", "tensor-scalar add B = A + scalar (romou Listing 4)", keys,
-    "layout layout_in layout_out tile wg pattern vec storage compute broadcast unroll warp seed",
-    defaults, check, plan, emit_cl, trace_wg, NULL, reference,
-    NULL,
+    .name = "eltwise",
+    .summary = "tensor-scalar add B = A + scalar (romou Listing 4)",
+    .keys = keys,
+    .knobs = "layout layout_in layout_out tile wg pattern vec storage compute broadcast unroll "
+              "warp seed",
+    .defaults = defaults,
+    .check = check,
+    .plan = plan,
+    .emit_cl = emit_cl,
+    .trace_wg = trace_wg,
+    .reference = reference,
 };

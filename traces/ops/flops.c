@@ -38,18 +38,16 @@ enum { SITE_INIT = 1, SITE_MAD, SITE_SUM, SITE_HSUM, SITE_OUT };
 
 #define MUL 0.5
 #define ADD 0.25
-#define OFF(m) offsetof(mg_schedule, m)
 
 /* `chains` is kept in the schedule's regs field; `vec` is the op's own key
  * (the common knob stops at 8). */
 static const mg_key keys[] = {
-    {"vec", MG_K_INT, OFF(vec), 1, 16, "4", NULL, "vector width of the math: 1, 2, 4, 8 or 16"},
-    {"chains", MG_K_INT, OFF(regs), 1, 64, "8", NULL, "independent multiply-add chains per item"},
-    {"iters", MG_K_INT, OFF(iters), 1, (int64_t)1 << 24, "64", NULL,
-     "loop iterations (one mad per chain each)"},
-    {"items", MG_K_INT, OFF(items), 1, (int64_t)1 << 24, "1024", NULL,
-     "work items (global size)"},
-    {NULL, 0, 0, 0, 0, NULL, NULL, NULL},
+    MG_KEY_INT("vec", vec, 1, 16, "4", "vector width of the math: 1, 2, 4, 8 or 16"),
+    MG_KEY_INT("chains", regs, 1, 64, "8", "independent multiply-add chains per item"),
+    MG_KEY_INT("iters", iters, 1, (int64_t)1 << 24, "64",
+               "loop iterations (one mad per chain each)"),
+    MG_KEY_INT("items", items, 1, (int64_t)1 << 24, "1024", "work items (global size)"),
+    MG_KEY_END,
 };
 
 static void defaults(mg_schedule *s)
@@ -195,7 +193,14 @@ static void reference(const mg_schedule *s, const mg_kernel *k, mg_host *h)
 }
 
 const mg_op mg_op_flops = {
-    "flops", "peak fp32/fp16 multiply-add throughput: vector width, independent chains", keys,
-    "wg compute unroll warp", defaults, check, plan, emit_cl, trace_wg, NULL, reference,
-    NULL,
+    .name = "flops",
+    .summary = "peak fp32/fp16 multiply-add throughput: vector width, independent chains",
+    .keys = keys,
+    .knobs = "wg compute unroll warp",
+    .defaults = defaults,
+    .check = check,
+    .plan = plan,
+    .emit_cl = emit_cl,
+    .trace_wg = trace_wg,
+    .reference = reference,
 };

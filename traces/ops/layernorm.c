@@ -22,13 +22,12 @@
 
 #include <math.h>
 
-#define OFF(m) offsetof(mg_schedule, m)
 #define EPS 1e-5
 
 static const mg_key keys[] = {
-    {"M", MG_K_INT, OFF(M), 1, 1 << 16, "64", NULL, "rows"},
-    {"N", MG_K_INT, OFF(N), 1, 1 << 16, "64", NULL, "row length (the normalized axis)"},
-    {NULL, 0, 0, 0, 0, NULL, NULL, NULL},
+    MG_KEY_INT("M", M, 1, 1 << 16, "64", "rows"),
+    MG_KEY_INT("N", N, 1, 1 << 16, "64", "row length (the normalized axis)"),
+    MG_KEY_END,
 };
 
 static const rr_op ln = {
@@ -77,9 +76,16 @@ static void reference(const mg_schedule *s, const mg_kernel *k, mg_host *h)
 }
 
 const mg_op mg_op_layernorm = {
-    "layernorm", "row layer normalization of X[M,N] (mean, variance, eps 1e-5, no affine)",
-    keys,
-    "layout layout_in layout_out tile wg pattern vec storage compute split unroll warp seed",
-    mg_rr_defaults, check, plan, emit_cl, trace_wg, NULL, reference,
-    "unroll",              /* a #pragma: the trace and the register estimate ignore it */
+    .name = "layernorm",
+    .summary = "row layer normalization of X[M,N] (mean, variance, eps 1e-5, no affine)",
+    .keys = keys,
+    .knobs = "layout layout_in layout_out tile wg pattern vec storage compute split unroll warp "
+              "seed",
+    .defaults = mg_rr_defaults,
+    .check = check,
+    .plan = plan,
+    .emit_cl = emit_cl,
+    .trace_wg = trace_wg,
+    .reference = reference,
+    .trace_inert = "unroll",  /* a #pragma: the trace and the register estimate ignore it */
 };

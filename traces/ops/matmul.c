@@ -61,15 +61,14 @@
 enum { SITE_A = 1, SITE_B, SITE_FMA, SITE_LST, SITE_BAR, SITE_LLD, SITE_ADD, SITE_C };
 enum { TA, TB, TC };            /* tensor indices */
 
-#define OFF(m) offsetof(mg_schedule, m)
 #define MAX_REGS 1024           /* live values per item we accept */
 #define MAX_LOCAL 32768         /* OpenCL 1.2's minimum local memory */
 
 static const mg_key keys[] = {
-    {"M", MG_K_INT, OFF(M), 1, 1 << 16, "64", NULL, "rows of A and C (1: fully connected)"},
-    {"N", MG_K_INT, OFF(N), 1, 1 << 16, "64", NULL, "columns of B and C"},
-    {"K", MG_K_INT, OFF(KD), 1, 1 << 16, "64", NULL, "reduction length: columns of A, rows of B"},
-    {NULL, 0, 0, 0, 0, NULL, NULL, NULL},
+    MG_KEY_INT("M", M, 1, 1 << 16, "64", "rows of A and C (1: fully connected)"),
+    MG_KEY_INT("N", N, 1, 1 << 16, "64", "columns of B and C"),
+    MG_KEY_INT("K", KD, 1, 1 << 16, "64", "reduction length: columns of A, rows of B"),
+    MG_KEY_END,
 };
 
 typedef struct mm_geom {
@@ -207,57 +206,85 @@ static void guard(mg_sb *o, long long M, long long V, long long N)
     mg_sb_printf(o, "if (m0 + i >= %lld || n0 + j * %lld >= %lld) continue;", M, V, N);
 }
 
-static void emit_cl(const mg_schedule *s, const mg_kernel *k, mg_sb *o)
+/* What the kernel's parts share. */
+typedef struct mm_cl {
+    const mg_schedule *s;
+    const mg_kernel   *k;
+    mm_geom     g;
+    int         fp16;                   /* compute in half */
+    const char *vt;                     /* the V-wide compute vector type */
+} mm_cl;
+
+/* Signature, ids, accumulators and the K loop's head with its k0. */
+static void cl_head(const mm_cl *c, mg_sb *o)
 {
-    mm_geom g;
-    geom(s, &g);
-    int fp16 = s->compute == MG_PREC_FP16;
-    const char *vt = mg_cl_vtype(fp16, (int)g.V);
-    long long TM = g.TM, NJ = g.NJ, U = g.U, V = g.V, M = s->M, N = s->N, KD = s->KD;
-    char e1[256], e2[256], v[256];
-    mg_cl_signature(k, o);
+    const mm_geom *g = &c->g;
+    long long TM = g->TM, NJ = g->NJ, U = g->U, V = g->V;
+    mg_cl_signature(c->k, o);
     mg_sb_printf(o, "    const int gx = get_global_id(0), gy = get_global_id(1)%s;\n"
                     "    const int n0 = gx * %lld, m0 = gy * %lld;\n",
-                 g.S > 1 ? ", s = get_local_id(2)" : "", (long long)g.TN, TM);
+                 g->S > 1 ? ", s = get_local_id(2)" : "", (long long)g->TN, TM);
     mg_sb_printf(o, "    %s acc[%lld], av[%lld], bv[%lld];\n"
                     "    for (int i = 0; i < %lld; i++) acc[i] = (%s)0;\n",
-                 vt, TM * NJ, TM * U, U * V * NJ, TM * NJ, vt);
-    if (s->unroll > 1) mg_sb_printf(o, "    /* unroll=%lld: %lld values of K per step */\n",
-                                    U, U * V);
-    mg_sb_printf(o, "    for (int t = 0; t < %lld; t++) {\n", (long long)g.steps);
-    if (g.S > 1)
-        mg_sb_printf(o, "        const int k0 = s * %lld + t * %lld;\n", (long long)g.KC, U * V);
+                 c->vt, TM * NJ, TM * U, U * V * NJ, TM * NJ, c->vt);
+    if (c->s->unroll > 1)
+        mg_sb_printf(o, "    /* unroll=%lld: %lld values of K per step */\n", U, U * V);
+    mg_sb_printf(o, "    for (int t = 0; t < %lld; t++) {\n", (long long)g->steps);
+    if (g->S > 1)
+        mg_sb_printf(o, "        const int k0 = s * %lld + t * %lld;\n", (long long)g->KC, U * V);
     else
         mg_sb_printf(o, "        const int k0 = t * %lld;\n", U * V);
-    /* A region: TM rows x U texel columns */
-    mg_walk_cl_open(o, s->pattern, g.TM, g.U, "i", "u", "        ");
-    mg_sb_printf(o, "            av[i * %lld + u] = m0 + i < %lld ? ", U, M);
-    if (g.img_a) {
-        mg_cl_rd(o, k, TA, SITE_A, "k0 / 4 + u", "m0 + i", fp16);
+}
+
+/* The step's loads of A: TM rows x U texel columns, rows past M zero. */
+static void cl_load_a(const mm_cl *c, mg_sb *o)
+{
+    const mm_geom *g = &c->g;
+    char e[256];
+    mg_walk_cl_open(o, c->s->pattern, g->TM, g->U, "i", "u", "        ");
+    mg_sb_printf(o, "            av[i * %lld + u] = m0 + i < %lld ? ", (long long)g->U,
+                 (long long)c->s->M);
+    if (g->img_a) {
+        mg_cl_rd(o, c->k, TA, SITE_A, "k0 / 4 + u", "m0 + i", c->fp16);
     } else {
-        snprintf(e1, sizeof e1, "(m0 + i) * %lld + k0 + u * %lld", KD, V);
-        mg_cl_ld(o, k, TA, SITE_A, e1, (int)V, fp16);
+        snprintf(e, sizeof e, "(m0 + i) * %lld + k0 + u * %lld", (long long)c->s->KD,
+                 (long long)g->V);
+        mg_cl_ld(o, c->k, TA, SITE_A, e, (int)g->V, c->fp16);
     }
-    mg_sb_printf(o, " : (%s)0;\n", vt);
+    mg_sb_printf(o, " : (%s)0;\n", c->vt);
     mg_walk_cl_close(o, "        ");
-    /* B region: U*V rows x NJ vector columns */
-    mg_walk_cl_open(o, s->pattern, g.U * g.V, g.NJ, "r", "j", "        ");
+}
+
+/* The step's loads of B: U V rows x NJ vector columns, columns past N
+ * zero. */
+static void cl_load_b(const mm_cl *c, mg_sb *o)
+{
+    const mm_geom *g = &c->g;
+    long long NJ = g->NJ, V = g->V, N = c->s->N;
+    char e[256];
+    mg_walk_cl_open(o, c->s->pattern, g->U * g->V, g->NJ, "r", "j", "        ");
     mg_sb_printf(o, "            bv[r * %lld + j] = n0 + j * %lld < %lld ? ", NJ, V, N);
-    if (g.img_b) {
-        mg_cl_rd(o, k, TB, SITE_B, "n0 / 4 + j", "k0 + r", fp16);
+    if (g->img_b) {
+        mg_cl_rd(o, c->k, TB, SITE_B, "n0 / 4 + j", "k0 + r", c->fp16);
     } else {
-        snprintf(e1, sizeof e1, "(k0 + r) * %lld + n0 + j * %lld", N, V);
-        mg_cl_ld(o, k, TB, SITE_B, e1, (int)V, fp16);
+        snprintf(e, sizeof e, "(k0 + r) * %lld + n0 + j * %lld", N, V);
+        mg_cl_ld(o, c->k, TB, SITE_B, e, (int)V, c->fp16);
     }
-    mg_sb_printf(o, " : (%s)0;\n", vt);
+    mg_sb_printf(o, " : (%s)0;\n", c->vt);
     mg_walk_cl_close(o, "        ");
-    /* V-wide FMAs, k ascending per accumulator */
+}
+
+/* The step's V-wide FMAs, k ascending per accumulator; closes the loop. */
+static void cl_fma(const mm_cl *c, mg_sb *o)
+{
+    const mm_geom *g = &c->g;
+    long long TM = g->TM, NJ = g->NJ, U = g->U, V = g->V;
     mg_sb_printf(o, "        for (int i = 0; i < %lld; i++) {\n"
                     "            if (m0 + i >= %lld) continue;\n"
                     "            for (int u = 0; u < %lld; u++)\n"
                     "            for (int j = 0; j < %lld; j++) {\n"
                     "                if (n0 + j * %lld >= %lld) continue;\n",
-                 TM, M, U, NJ, V, N);
+                 TM, (long long)c->s->M, U, NJ, V, (long long)c->s->N);
     for (long long q = 0; q < V; q++) {
         if (V == 1)
             mg_sb_printf(o, "                acc[i * %lld + j] += av[i * %lld + u] * "
@@ -267,215 +294,340 @@ static void emit_cl(const mg_schedule *s, const mg_kernel *k, mg_sb *o)
                             "bv[(u * %lld + %lld) * %lld + j];\n", NJ, U, q, V, q, NJ);
     }
     mg_sb_puts(o, "            }\n        }\n    }\n");
-    if (g.S > 1) {
-        long long T = g.TM * g.TN, WG = (long long)(s->wg[0] * s->wg[1]);
-        mg_sb_printf(o, "    const int lid = get_local_id(1) * %lld + get_local_id(0);\n"
-                        "    if (s > 0)\n"
-                        "        for (int i = 0; i < %lld; i++)\n"
-                        "        for (int j = 0; j < %lld; j++) {\n            ",
-                     (long long)s->wg[0], TM, NJ);
-        guard(o, M, V, N);
-        mg_sb_puts(o, "\n            ");
-        snprintf(e1, sizeof e1, "((s - 1) * %lld + lid) * %lld + i * %lld + j * %lld", WG, T,
-                 (long long)g.TN, V);
-        if (fp16) snprintf(v, sizeof v, "convert_%s(acc[i * %lld + j])", mg_cl_vtype(0, (int)V),
-                           NJ);
-        else snprintf(v, sizeof v, "acc[i * %lld + j]", NJ);
-        mg_cl_stl(o, SITE_LST, "red", e1, (int)V, v);
-        mg_sb_puts(o, "\n        }\n    barrier(CLK_LOCAL_MEM_FENCE);\n    if (s > 0) return;\n");
-        mg_sb_printf(o, "    for (int p = 1; p < %lld; p++)\n"
-                        "    for (int i = 0; i < %lld; i++)\n"
-                        "    for (int j = 0; j < %lld; j++) {\n        ",
-                     (long long)g.S, TM, NJ);
-        guard(o, M, V, N);
-        mg_sb_printf(o, "\n        acc[i * %lld + j] += ", NJ);
-        snprintf(e1, sizeof e1, "((p - 1) * %lld + lid) * %lld + i * %lld + j * %lld", WG, T,
-                 (long long)g.TN, V);
-        if (fp16) mg_sb_printf(o, "convert_%s(", vt);
-        mg_cl_ldl(o, SITE_LLD, "red", e1, (int)V, NULL);
-        mg_sb_printf(o, "%s;\n    }\n", fp16 ? ")" : "");
-    }
-    mg_sb_printf(o, "    for (int i = 0; i < %lld; i++)\n"
-                    "    for (int j = 0; j < %lld; j++) {\n        ", TM, NJ);
+}
+
+/* split > 1: items s > 0 store their partial tiles to local memory and
+ * return after the barrier; item 0 adds them. */
+static void cl_split(const mm_cl *c, mg_sb *o)
+{
+    const mm_geom *g = &c->g;
+    const mg_schedule *s = c->s;
+    long long TM = g->TM, NJ = g->NJ, V = g->V, M = s->M, N = s->N;
+    long long T = g->TM * g->TN, WG = (long long)(s->wg[0] * s->wg[1]);
+    char e[256], v[256];
+    mg_sb_printf(o, "    const int lid = get_local_id(1) * %lld + get_local_id(0);\n"
+                    "    if (s > 0)\n"
+                    "        for (int i = 0; i < %lld; i++)\n"
+                    "        for (int j = 0; j < %lld; j++) {\n            ",
+                 (long long)s->wg[0], TM, NJ);
     guard(o, M, V, N);
+    mg_sb_puts(o, "\n            ");
+    snprintf(e, sizeof e, "((s - 1) * %lld + lid) * %lld + i * %lld + j * %lld", WG, T,
+             (long long)g->TN, V);
+    if (c->fp16) snprintf(v, sizeof v, "convert_%s(acc[i * %lld + j])", mg_cl_vtype(0, (int)V),
+                          NJ);
+    else snprintf(v, sizeof v, "acc[i * %lld + j]", NJ);
+    mg_cl_stl(o, SITE_LST, "red", e, (int)V, v);
+    mg_sb_puts(o, "\n        }\n    barrier(CLK_LOCAL_MEM_FENCE);\n    if (s > 0) return;\n");
+    mg_sb_printf(o, "    for (int p = 1; p < %lld; p++)\n"
+                    "    for (int i = 0; i < %lld; i++)\n"
+                    "    for (int j = 0; j < %lld; j++) {\n        ",
+                 (long long)g->S, TM, NJ);
+    guard(o, M, V, N);
+    mg_sb_printf(o, "\n        acc[i * %lld + j] += ", NJ);
+    snprintf(e, sizeof e, "((p - 1) * %lld + lid) * %lld + i * %lld + j * %lld", WG, T,
+             (long long)g->TN, V);
+    if (c->fp16) mg_sb_printf(o, "convert_%s(", c->vt);
+    mg_cl_ldl(o, SITE_LLD, "red", e, (int)V, NULL);
+    mg_sb_printf(o, "%s;\n    }\n", c->fp16 ? ")" : "");
+}
+
+/* The stores of the tile to C, elements past M or N skipped. */
+static void cl_store_c(const mm_cl *c, mg_sb *o)
+{
+    const mm_geom *g = &c->g;
+    long long NJ = g->NJ, V = g->V, N = c->s->N;
+    char e[256], v[256];
+    mg_sb_printf(o, "    for (int i = 0; i < %lld; i++)\n"
+                    "    for (int j = 0; j < %lld; j++) {\n        ", (long long)g->TM, NJ);
+    guard(o, c->s->M, V, N);
     mg_sb_puts(o, "\n        ");
     snprintf(v, sizeof v, "acc[i * %lld + j]", NJ);
-    if (g.img_c) {
-        mg_cl_wr(o, k, TC, SITE_C, "n0 / 4 + j", "m0 + i", v, fp16);
+    if (g->img_c) {
+        mg_cl_wr(o, c->k, TC, SITE_C, "n0 / 4 + j", "m0 + i", v, c->fp16);
     } else {
-        snprintf(e2, sizeof e2, "(m0 + i) * %lld + n0 + j * %lld", N, V);
-        mg_cl_st(o, k, TC, SITE_C, e2, (int)V, v, fp16);
+        snprintf(e, sizeof e, "(m0 + i) * %lld + n0 + j * %lld", N, V);
+        mg_cl_st(o, c->k, TC, SITE_C, e, (int)V, v, c->fp16);
     }
     mg_sb_puts(o, "\n    }\n}\n");
 }
 
+/* The kernel: the K loop (loads of A and B, FMAs), the split's partial
+ * sums, the stores of C. */
+static void emit_cl(const mg_schedule *s, const mg_kernel *k, mg_sb *o)
+{
+    mm_cl c = {.s = s, .k = k, .fp16 = s->compute == MG_PREC_FP16};
+    geom(s, &c.g);
+    c.vt = mg_cl_vtype(c.fp16, (int)c.g.V);
+    cl_head(&c, o);
+    cl_load_a(&c, o);
+    cl_load_b(&c, o);
+    cl_fma(&c, o);
+    if (c.g.S > 1) cl_split(&c, o);
+    cl_store_c(&c, o);
+}
+
 /* ---- trace ----------------------------------------------------------------- */
 
-static void trace_body(mg_warp *w, const void *ctx)
+/* One warp's view of its items' tiles: per-lane origins, the lane masks
+ * of the tile's rows and column vectors, and the constants of the affine
+ * path.  fast: one local z (split index) in the warp, so every address is
+ * affine in the lanes' local x, y and records go out as mg_emit_aff()
+ * forms (m0 = (gy0 + y) TM, n0 = (gx0 + x) TN); otherwise lane by lane. */
+typedef struct mm_warp {
+    const mg_schedule *s;
+    mm_geom  g;
+    int      cls;                             /* the FMAs' and adds' ALU class */
+    uint32_t width, lwidth;                   /* bytes per lane: global, local access */
+    int64_t  n0[MG_TRACE_MAX_LANES], m0[MG_TRACE_MAX_LANES];
+    int64_t  sp[MG_TRACE_MAX_LANES], lid[MG_TRACE_MAX_LANES];   /* split index, local id */
+    mg_lmask rowm[64], colm[64];              /* lanes with m0 + i < M, n0 + j V < N */
+    mg_lmask first, rest;                     /* lanes of split index 0, of the others */
+    int      fast, tn4;
+    int64_t  sp0, L0, gx0, gy0;               /* fast: the warp's split index, group origin */
+    int64_t  T, WG;                           /* split: a partial tile's floats, items per z */
+} mm_warp;
+
+/* Fill mw for warp w. */
+static inline void warp_setup(mm_warp *mw, const mg_warp *w, const mg_schedule *s)
 {
-    const mg_schedule *s = ctx;
-    mm_geom g;
-    geom(s, &g);
-    int cls = s->compute == MG_PREC_FP16 ? MG_ALU_FP16 : MG_ALU_FP32;
-    uint32_t width = (uint32_t)(g.V * g.eb), lwidth = (uint32_t)(g.V * 4);
-    int64_t n0[MG_TRACE_MAX_LANES], m0[MG_TRACE_MAX_LANES], sp[MG_TRACE_MAX_LANES];
-    int64_t lid[MG_TRACE_MAX_LANES];
-    mg_lmask rowm[64], colm[64], first = {{0, 0}}, rest = {{0, 0}};
-    for (int64_t i = 0; i < g.TM; i++) rowm[i] = (mg_lmask){{0, 0}};
-    for (int64_t j = 0; j < g.NJ; j++) colm[j] = (mg_lmask){{0, 0}};
+    mm_geom *g = &mw->g;
+    mw->s = s;
+    geom(s, g);
+    mw->cls = s->compute == MG_PREC_FP16 ? MG_ALU_FP16 : MG_ALU_FP32;
+    mw->width = (uint32_t)(g->V * g->eb);
+    mw->lwidth = (uint32_t)(g->V * 4);
+    mw->first = mw->rest = (mg_lmask){{0, 0}};
+    for (int64_t i = 0; i < g->TM; i++) mw->rowm[i] = (mg_lmask){{0, 0}};
+    for (int64_t j = 0; j < g->NJ; j++) mw->colm[j] = (mg_lmask){{0, 0}};
     for (uint32_t l = 0; l < w->lanes; l++) {
-        n0[l] = w->gid[0][l] * g.TN;
-        m0[l] = w->gid[1][l] * g.TM;
-        sp[l] = w->lid[2][l];
-        lid[l] = w->lid[1][l] * w->k->local[0] + w->lid[0][l];
-        if (sp[l] == 0) mg_lm_set(&first, l);
-        else mg_lm_set(&rest, l);
-        for (int64_t i = 0; i < g.TM; i++)
-            if (m0[l] + i < s->M) mg_lm_set(&rowm[i], l);
-        for (int64_t j = 0; j < g.NJ; j++)
-            if (n0[l] + j * g.V < s->N) mg_lm_set(&colm[j], l);
+        mw->n0[l] = w->gid[0][l] * g->TN;
+        mw->m0[l] = w->gid[1][l] * g->TM;
+        mw->sp[l] = w->lid[2][l];
+        mw->lid[l] = w->lid[1][l] * w->k->local[0] + w->lid[0][l];
+        mg_lm_set(mw->sp[l] == 0 ? &mw->first : &mw->rest, l);
+        for (int64_t i = 0; i < g->TM; i++)
+            if (mw->m0[l] + i < s->M) mg_lm_set(&mw->rowm[i], l);
+        for (int64_t j = 0; j < g->NJ; j++)
+            if (mw->n0[l] + j * g->V < s->N) mg_lm_set(&mw->colm[j], l);
     }
-    mg_alu_run run = {{{0, 0}}, 0, 0, 0, 0, 0};
+    mw->fast = w->zconst && !w->lanewise;
+    mw->tn4 = g->TN % 4 == 0;
+    mw->sp0 = w->lid0[2];
+    mw->L0 = w->k->local[0];
+    mw->gx0 = (int64_t)w->wg[0] * mw->L0;
+    mw->gy0 = (int64_t)w->wg[1] * w->k->local[1];
+    mw->T = g->TM * g->TN;
+    mw->WG = w->k->local[0] * w->k->local[1];
+}
+
+/* Step t's loads of A: the TM x U region in the pattern's order (row
+ * i = y, texel or vector column u = x), rows past M masked off. */
+static inline void trace_load_a(mg_warp *w, const mm_warp *mw, int64_t t)
+{
+    const mm_geom *g = &mw->g;
+    const mg_schedule *s = mw->s;
+    int type = g->img_a ? MG_REC_TEX_READ : MG_REC_BUF_LOAD;
+    int64_t k0f = mw->sp0 * g->KC + t * g->U * g->V;      /* fast: the warp's k0 */
     mg_walk wk;
     int64_t y, x;
-    /* fast: one local z (split index) in the warp, so every address is
-     * affine in the lanes' local x, y: records go out as mg_emit_aff() forms
-     * (m0 = (gy0 + y) TM, n0 = (gx0 + x) TN) */
-    int fast = w->zconst && !w->lanewise, tn4 = g.TN % 4 == 0;
-    int64_t sp0 = w->lid0[2], L0 = w->k->local[0], L1 = w->k->local[1];
-    int64_t gx0 = (int64_t)w->wg[0] * L0, gy0 = (int64_t)w->wg[1] * L1;
-    mg_lane_aff f;
-    for (int64_t t = 0; t < g.steps; t++) {
-        int64_t k0f = sp0 * g.KC + t * g.U * g.V;     /* fast: the warp's k0 */
-        mg_walk_start(&wk, s->pattern, g.TM, g.U);
-        while (mg_walk_next(&wk, &y, &x)) {           /* A: row i = y, column u = x */
-            if (fast) {
-                f = (mg_lane_aff){{0, 0}, {0, 0}, {0, 0}, {0, 0}};
-                if (g.img_a) {
-                    f.at[0] = k0f / 4 + x;
-                    f.at[1] = gy0 * g.TM + y;
-                    f.dy[1] = g.TM;
-                } else {
-                    f.at[0] = ((gy0 * g.TM + y) * s->KD + k0f + x * g.V) * g.eb;
-                    f.dy[0] = g.TM * s->KD * g.eb;
-                }
-                mg_emit_aff(w, g.img_a ? MG_REC_TEX_READ : MG_REC_BUF_LOAD, SITE_A, TA, width,
-                            rowm[y].m, &f);
+    mg_walk_start(&wk, s->pattern, g->TM, g->U);
+    while (mg_walk_next(&wk, &y, &x)) {
+        if (mw->fast) {
+            mg_lane_aff f = {{0, 0}, {0, 0}, {0, 0}, {0, 0}};
+            if (g->img_a) {
+                f.at[0] = k0f / 4 + x;
+                f.at[1] = mw->gy0 * g->TM + y;
+                f.dy[1] = g->TM;
+            } else {
+                f.at[0] = ((mw->gy0 * g->TM + y) * s->KD + k0f + x * g->V) * g->eb;
+                f.dy[0] = g->TM * s->KD * g->eb;
+            }
+            mg_emit_aff(w, type, SITE_A, TA, mw->width, mw->rowm[y].m, &f);
+            continue;
+        }
+        mg_emit_mem(w, type, SITE_A, TA, mw->width);
+        const mg_lmask m = mw->rowm[y];
+        const int img = g->img_a;
+        const int64_t KC = g->KC, kt = t * g->U * g->V, KD = s->KD, xv = x * g->V, eb = g->eb;
+        for (uint32_t l = 0; l < w->lanes; l++) {
+            if (!mg_lm_get(&m, l)) continue;
+            int64_t k0 = mw->sp[l] * KC + kt;
+            if (img) mg_emit_lane(w, l, k0 / 4 + x, mw->m0[l] + y);
+            else mg_emit_lane(w, l, ((mw->m0[l] + y) * KD + k0 + xv) * eb, 0);
+        }
+        mg_emit_put(w);
+    }
+}
+
+/* Step t's loads of B: the U V x NJ region in the pattern's order (row
+ * r = y, vector column j = x), columns past N masked off.  An image's
+ * texel column is affine in the lanes only when TN is a multiple of 4. */
+static inline void trace_load_b(mg_warp *w, const mm_warp *mw, int64_t t)
+{
+    const mm_geom *g = &mw->g;
+    const mg_schedule *s = mw->s;
+    int type = g->img_b ? MG_REC_TEX_READ : MG_REC_BUF_LOAD;
+    int64_t k0f = mw->sp0 * g->KC + t * g->U * g->V;      /* fast: the warp's k0 */
+    mg_walk wk;
+    int64_t y, x;
+    mg_walk_start(&wk, s->pattern, g->U * g->V, g->NJ);
+    while (mg_walk_next(&wk, &y, &x)) {
+        if (mw->fast && (mw->tn4 || !g->img_b)) {
+            mg_lane_aff f = {{0, 0}, {0, 0}, {0, 0}, {0, 0}};
+            if (g->img_b) {
+                f.at[0] = mw->gx0 * g->TN / 4 + x;
+                f.dx[0] = g->TN / 4;
+                f.at[1] = k0f + y;
+            } else {
+                f.at[0] = ((k0f + y) * s->N + mw->gx0 * g->TN + x * g->V) * g->eb;
+                f.dx[0] = g->TN * g->eb;
+            }
+            mg_emit_aff(w, type, SITE_B, TB, mw->width, mw->colm[x].m, &f);
+            continue;
+        }
+        mg_emit_mem(w, type, SITE_B, TB, mw->width);
+        const mg_lmask m = mw->colm[x];
+        const int img = g->img_b;
+        const int64_t KC = g->KC, kt = t * g->U * g->V, N = s->N, xv = x * g->V, eb = g->eb;
+        for (uint32_t l = 0; l < w->lanes; l++) {
+            if (!mg_lm_get(&m, l)) continue;
+            int64_t k0 = mw->sp[l] * KC + kt;
+            if (img) mg_emit_lane(w, l, mw->n0[l] / 4 + x, k0 + y);
+            else mg_emit_lane(w, l, ((k0 + y) * N + mw->n0[l] + xv) * eb, 0);
+        }
+        mg_emit_put(w);
+    }
+}
+
+/* Step's accumulation: per accumulator (i, j), U V products as V-wide
+ * FMAs, for the lanes whose row and column are inside C. */
+static inline void trace_fma(mg_warp *w, const mm_warp *mw, mg_alu_run *run)
+{
+    const mm_geom *g = &mw->g;
+    for (int64_t i = 0; i < g->TM; i++)
+        for (int64_t j = 0; j < g->NJ; j++)
+            mg_alu_add(w, run, mg_lm_and(mw->rowm[i], mw->colm[j]), SITE_FMA, mw->cls,
+                       (int)g->V, (uint64_t)(g->U * g->V), 2);
+    mg_alu_flush(w, run);
+}
+
+/* The local-memory address of partial p's element (i, j) for the lanes
+ * of a fast warp (lid = y L0 + x): p = the split index that stored it. */
+static inline mg_lane_aff partial_aff(const mm_warp *mw, int64_t p, int64_t i, int64_t j)
+{
+    mg_lane_aff f = {{0, 0}, {0, 0}, {0, 0}, {0, 0}};
+    f.at[0] = ((p - 1) * mw->WG * mw->T + i * mw->g.TN + j * mw->g.V) * 4;
+    f.dx[0] = mw->T * 4;
+    f.dy[0] = mw->L0 * mw->T * 4;
+    return f;
+}
+
+/* split > 1, items s > 0: store the partial tile to local memory. */
+static void trace_store_partials(mg_warp *w, const mm_warp *mw)
+{
+    const mm_geom *g = &mw->g;
+    for (int64_t i = 0; i < g->TM; i++)
+        for (int64_t j = 0; j < g->NJ; j++) {
+            mg_lmask m = mg_lm_and(mw->rest, mg_lm_and(mw->rowm[i], mw->colm[j]));
+            if (mw->fast) {
+                mg_lane_aff f = partial_aff(mw, mw->sp0, i, j);
+                mg_emit_aff(w, MG_REC_LOCAL_STORE, SITE_LST, -1, mw->lwidth, m.m, &f);
                 continue;
             }
-            mg_emit_mem(w, g.img_a ? MG_REC_TEX_READ : MG_REC_BUF_LOAD, SITE_A, TA, width);
-            for (uint32_t l = 0; l < w->lanes; l++) {
-                if (!mg_lm_get(&rowm[y], l)) continue;
-                int64_t k0 = sp[l] * g.KC + t * g.U * g.V;
-                if (g.img_a) mg_emit_lane(w, l, k0 / 4 + x, m0[l] + y);
-                else mg_emit_lane(w, l, ((m0[l] + y) * s->KD + k0 + x * g.V) * g.eb, 0);
-            }
+            mg_emit_mem(w, MG_REC_LOCAL_STORE, SITE_LST, -1, mw->lwidth);
+            for (uint32_t l = 0; l < w->lanes; l++)
+                if (mg_lm_get(&m, l))
+                    mg_emit_lane(w, l, (((mw->sp[l] - 1) * mw->WG + mw->lid[l]) * mw->T +
+                                        i * g->TN + j * g->V) * 4, 0);
             mg_emit_put(w);
         }
-        mg_walk_start(&wk, s->pattern, g.U * g.V, g.NJ);
-        while (mg_walk_next(&wk, &y, &x)) {           /* B: row r = y, column j = x */
-            if (fast && (tn4 || !g.img_b)) {
-                f = (mg_lane_aff){{0, 0}, {0, 0}, {0, 0}, {0, 0}};
-                if (g.img_b) {
-                    f.at[0] = gx0 * g.TN / 4 + x;
-                    f.dx[0] = g.TN / 4;
-                    f.at[1] = k0f + y;
+}
+
+/* split > 1, item s = 0: add the partials p = 1 .. S-1 to the tile. */
+static void trace_add_partials(mg_warp *w, const mm_warp *mw, mg_alu_run *run)
+{
+    const mm_geom *g = &mw->g;
+    for (int64_t p = 1; p < g->S; p++)
+        for (int64_t i = 0; i < g->TM; i++)
+            for (int64_t j = 0; j < g->NJ; j++) {
+                mg_lmask m = mg_lm_and(mw->first, mg_lm_and(mw->rowm[i], mw->colm[j]));
+                if (mw->fast) {
+                    mg_lane_aff f = partial_aff(mw, p, i, j);
+                    mg_emit_aff(w, MG_REC_LOCAL_LOAD, SITE_LLD, -1, mw->lwidth, m.m, &f);
                 } else {
-                    f.at[0] = ((k0f + y) * s->N + gx0 * g.TN + x * g.V) * g.eb;
-                    f.dx[0] = g.TN * g.eb;
+                    mg_emit_mem(w, MG_REC_LOCAL_LOAD, SITE_LLD, -1, mw->lwidth);
+                    for (uint32_t l = 0; l < w->lanes; l++)
+                        if (mg_lm_get(&m, l))
+                            mg_emit_lane(w, l, (((p - 1) * mw->WG + mw->lid[l]) * mw->T +
+                                                i * g->TN + j * g->V) * 4, 0);
+                    mg_emit_put(w);
                 }
-                mg_emit_aff(w, g.img_b ? MG_REC_TEX_READ : MG_REC_BUF_LOAD, SITE_B, TB, width,
-                            colm[x].m, &f);
+                mg_alu_add(w, run, m, SITE_ADD, mw->cls, (int)g->V, 1, 1);
+                mg_alu_flush(w, run);
+            }
+}
+
+/* Store the tile to C for the lanes in out, elements past M or N masked
+ * off. */
+static void trace_store_c(mg_warp *w, const mm_warp *mw, mg_lmask out)
+{
+    const mm_geom *g = &mw->g;
+    const mg_schedule *s = mw->s;
+    int type = g->img_c ? MG_REC_IMG_WRITE : MG_REC_BUF_STORE;
+    for (int64_t i = 0; i < g->TM; i++)
+        for (int64_t j = 0; j < g->NJ; j++) {
+            mg_lmask m = mg_lm_and(out, mg_lm_and(mw->rowm[i], mw->colm[j]));
+            if (mw->fast && (mw->tn4 || !g->img_c)) {
+                mg_lane_aff f = {{0, 0}, {0, 0}, {0, 0}, {0, 0}};
+                if (g->img_c) {
+                    f.at[0] = mw->gx0 * g->TN / 4 + j;
+                    f.dx[0] = g->TN / 4;
+                    f.at[1] = mw->gy0 * g->TM + i;
+                    f.dy[1] = g->TM;
+                } else {
+                    f.at[0] = ((mw->gy0 * g->TM + i) * s->N + mw->gx0 * g->TN + j * g->V) *
+                              g->eb;
+                    f.dx[0] = g->TN * g->eb;
+                    f.dy[0] = g->TM * s->N * g->eb;
+                }
+                mg_emit_aff(w, type, SITE_C, TC, mw->width, m.m, &f);
                 continue;
             }
-            mg_emit_mem(w, g.img_b ? MG_REC_TEX_READ : MG_REC_BUF_LOAD, SITE_B, TB, width);
-            for (uint32_t l = 0; l < w->lanes; l++) {
-                if (!mg_lm_get(&colm[x], l)) continue;
-                int64_t k0 = sp[l] * g.KC + t * g.U * g.V;
-                if (g.img_b) mg_emit_lane(w, l, n0[l] / 4 + x, k0 + y);
-                else mg_emit_lane(w, l, ((k0 + y) * s->N + n0[l] + x * g.V) * g.eb, 0);
-            }
-            mg_emit_put(w);
-        }
-        for (int64_t i = 0; i < g.TM; i++)
-            for (int64_t j = 0; j < g.NJ; j++)
-                mg_alu_add(w, &run, mg_lm_and(rowm[i], colm[j]), SITE_FMA, cls, (int)g.V,
-                           (uint64_t)(g.U * g.V), 2);
-        mg_alu_flush(w, &run);
-    }
-    mg_lmask out = first;
-    if (g.S > 1) {
-        int64_t T = g.TM * g.TN, WG = w->k->local[0] * w->k->local[1];
-        for (int64_t i = 0; i < g.TM; i++)
-            for (int64_t j = 0; j < g.NJ; j++) {
-                mg_lmask m = mg_lm_and(rest, mg_lm_and(rowm[i], colm[j]));
-                if (fast) {                /* lid = y L0 + x */
-                    f = (mg_lane_aff){{0, 0}, {0, 0}, {0, 0}, {0, 0}};
-                    f.at[0] = ((sp0 - 1) * WG * T + i * g.TN + j * g.V) * 4;
-                    f.dx[0] = T * 4;
-                    f.dy[0] = L0 * T * 4;
-                    mg_emit_aff(w, MG_REC_LOCAL_STORE, SITE_LST, -1, lwidth, m.m, &f);
-                    continue;
-                }
-                mg_emit_mem(w, MG_REC_LOCAL_STORE, SITE_LST, -1, lwidth);
-                for (uint32_t l = 0; l < w->lanes; l++)
-                    if (mg_lm_get(&m, l))
-                        mg_emit_lane(w, l, (((sp[l] - 1) * WG + lid[l]) * T + i * g.TN +
-                                            j * g.V) * 4, 0);
-                mg_emit_put(w);
-            }
-        mg_walk_barrier_local(w, SITE_BAR);
-        for (int64_t p = 1; p < g.S; p++)
-            for (int64_t i = 0; i < g.TM; i++)
-                for (int64_t j = 0; j < g.NJ; j++) {
-                    mg_lmask m = mg_lm_and(first, mg_lm_and(rowm[i], colm[j]));
-                    if (fast) {
-                        f = (mg_lane_aff){{0, 0}, {0, 0}, {0, 0}, {0, 0}};
-                        f.at[0] = ((p - 1) * WG * T + i * g.TN + j * g.V) * 4;
-                        f.dx[0] = T * 4;
-                        f.dy[0] = L0 * T * 4;
-                        mg_emit_aff(w, MG_REC_LOCAL_LOAD, SITE_LLD, -1, lwidth, m.m, &f);
-                    } else {
-                        mg_emit_mem(w, MG_REC_LOCAL_LOAD, SITE_LLD, -1, lwidth);
-                        for (uint32_t l = 0; l < w->lanes; l++)
-                            if (mg_lm_get(&m, l))
-                                mg_emit_lane(w, l, (((p - 1) * WG + lid[l]) * T + i * g.TN +
-                                                    j * g.V) * 4, 0);
-                        mg_emit_put(w);
-                    }
-                    mg_alu_add(w, &run, m, SITE_ADD, cls, (int)g.V, 1, 1);
-                    mg_alu_flush(w, &run);
-                }
-    } else {
-        mg_emit_all(w, out.m);
-    }
-    for (int64_t i = 0; i < g.TM; i++)
-        for (int64_t j = 0; j < g.NJ; j++) {
-            mg_lmask m = mg_lm_and(out, mg_lm_and(rowm[i], colm[j]));
-            if (fast && (tn4 || !g.img_c)) {
-                f = (mg_lane_aff){{0, 0}, {0, 0}, {0, 0}, {0, 0}};
-                if (g.img_c) {
-                    f.at[0] = gx0 * g.TN / 4 + j;
-                    f.dx[0] = g.TN / 4;
-                    f.at[1] = gy0 * g.TM + i;
-                    f.dy[1] = g.TM;
-                } else {
-                    f.at[0] = ((gy0 * g.TM + i) * s->N + gx0 * g.TN + j * g.V) * g.eb;
-                    f.dx[0] = g.TN * g.eb;
-                    f.dy[0] = g.TM * s->N * g.eb;
-                }
-                mg_emit_aff(w, g.img_c ? MG_REC_IMG_WRITE : MG_REC_BUF_STORE, SITE_C, TC, width,
-                            m.m, &f);
-                continue;
-            }
-            mg_emit_mem(w, g.img_c ? MG_REC_IMG_WRITE : MG_REC_BUF_STORE, SITE_C, TC, width);
+            mg_emit_mem(w, type, SITE_C, TC, mw->width);
             for (uint32_t l = 0; l < w->lanes; l++) {
                 if (!mg_lm_get(&m, l)) continue;
-                if (g.img_c) mg_emit_lane(w, l, n0[l] / 4 + j, m0[l] + i);
-                else mg_emit_lane(w, l, ((m0[l] + i) * s->N + n0[l] + j * g.V) * g.eb, 0);
+                if (g->img_c) mg_emit_lane(w, l, mw->n0[l] / 4 + j, mw->m0[l] + i);
+                else mg_emit_lane(w, l, ((mw->m0[l] + i) * s->N + mw->n0[l] + j * g->V) * g->eb,
+                                  0);
             }
             mg_emit_put(w);
         }
+}
+
+/* A warp's trace, in the kernel's order: the K loop's steps (loads of A,
+ * of B, the FMAs), with split > 1 the partial tiles through local memory
+ * (items s > 0 store theirs, the barrier, item 0 adds them), the stores
+ * of C. */
+static void trace_body(mg_warp *w, const void *ctx)
+{
+    mm_warp mw;
+    warp_setup(&mw, w, ctx);
+    mg_alu_run run = {{{0, 0}}, 0, 0, 0, 0, 0};
+    for (int64_t t = 0; t < mw.g.steps; t++) {
+        trace_load_a(w, &mw, t);
+        trace_load_b(w, &mw, t);
+        trace_fma(w, &mw, &run);
+    }
+    mg_lmask out = mw.first;                  /* the items that store C */
+    if (mw.g.S > 1) {
+        trace_store_partials(w, &mw);
+        mg_walk_barrier_local(w, SITE_BAR);
+        trace_add_partials(w, &mw, &run);
+    } else {
+        mg_emit_all(w, out.m);                /* split = 1: every item */
+    }
+    trace_store_c(w, &mw, out);
 }
 
 static void trace_wg(const mg_schedule *s, const mg_kernel *k, const uint32_t wg[3],
@@ -501,10 +653,15 @@ static void reference(const mg_schedule *s, const mg_kernel *k, mg_host *h)
 }
 
 const mg_op mg_op_matmul = {
-    "matmul", "C[M,N] = A[M,K] x B[K,N]; fully connected when M=1 (split: FC reduction)",
-    keys,
-    "layout layout_in layout_w layout_out tile wg pattern vec storage compute split unroll "
-    "warp seed",
-    defaults, check, plan, emit_cl, trace_wg, NULL, reference,
-    NULL,
+    .name = "matmul",
+    .summary = "C[M,N] = A[M,K] x B[K,N]; fully connected when M=1 (split: FC reduction)",
+    .keys = keys,
+    .knobs = "layout layout_in layout_w layout_out tile wg pattern vec storage compute split "
+              "unroll warp seed",
+    .defaults = defaults,
+    .check = check,
+    .plan = plan,
+    .emit_cl = emit_cl,
+    .trace_wg = trace_wg,
+    .reference = reference,
 };

@@ -54,33 +54,29 @@ enum { TP, TOUT };                 /* tensor indices: the chain, the result */
 #define IMG_MAX   16384            /* image side limit checked here (texels) */
 #define AUTO_W    4096             /* widest automatic image row (texels) */
 
-#define OFF(m) offsetof(mg_schedule, m)
-
 enum { ORDER_LINEAR, ORDER_RANDOM };
 static const char *const order_names[] = {"linear", "random", NULL};
 
 /* `order` is kept in the schedule's pattern field (pchase takes no
  * pattern knob), `page` in K (the convolution's kernel size). */
 static const mg_key keys[] = {
-    {"mem", MG_K_ENUM, OFF(mem), 0, 0, "image", mg_memkind_names,
-     "what is chased: image (1-channel int32 texels) or buffer (int32)"},
-    {"range", MG_K_INT, OFF(range), 4, (int64_t)1 << 30, "1024", NULL,
-     "bytes of the chased footprint (4-byte elements)"},
-    {"stride", MG_K_INT, OFF(stride_x), 4, (int64_t)1 << 30, "4", NULL,
-     "bytes between consecutive accesses (images: along x)"},
-    {"stride_y", MG_K_INT, OFF(stride_y), 0, IMG_MAX, "0", NULL,
-     "images: lattice row step in image rows (0: 1D chase along rows)"},
-    {"W", MG_K_INT, OFF(W), 0, IMG_MAX, "0", NULL,
-     "images: width in texels (0: min(range/4, 4096))"},
-    {"iters", MG_K_INT, OFF(iters), 1, (int64_t)1 << 26, "256", NULL,
-     "dependent loads per work item"},
-    {"items", MG_K_INT, OFF(items), 1, (int64_t)1 << 20, "1", NULL,
-     "work items (item g starts g positions along the chain)"},
-    {"order", MG_K_ENUM, OFF(pattern), 0, 0, "linear", order_names,
-     "linear: positions in address order; random: a random cycle (defeats prefetchers)"},
-    {"page", MG_K_INT, OFF(K), 0, (int64_t)1 << 30, "0", NULL,
-     "order=random: bytes visited together, pages in random order (0: no pages)"},
-    {NULL, 0, 0, 0, 0, NULL, NULL, NULL},
+    MG_KEY_ENUM("mem", mem, "image", mg_memkind_names,
+                "what is chased: image (1-channel int32 texels) or buffer (int32)"),
+    MG_KEY_INT("range", range, 4, (int64_t)1 << 30, "1024",
+               "bytes of the chased footprint (4-byte elements)"),
+    MG_KEY_INT("stride", stride_x, 4, (int64_t)1 << 30, "4",
+               "bytes between consecutive accesses (images: along x)"),
+    MG_KEY_INT("stride_y", stride_y, 0, IMG_MAX, "0",
+               "images: lattice row step in image rows (0: 1D chase along rows)"),
+    MG_KEY_INT("W", W, 0, IMG_MAX, "0", "images: width in texels (0: min(range/4, 4096))"),
+    MG_KEY_INT("iters", iters, 1, (int64_t)1 << 26, "256", "dependent loads per work item"),
+    MG_KEY_INT("items", items, 1, (int64_t)1 << 20, "1",
+               "work items (item g starts g positions along the chain)"),
+    MG_KEY_ENUM("order", pattern, "linear", order_names,
+                "linear: positions in address order; random: a random cycle (defeats prefetchers)"),
+    MG_KEY_INT("page", K, 0, (int64_t)1 << 30, "0",
+               "order=random: bytes visited together, pages in random order (0: no pages)"),
+    MG_KEY_END,
 };
 
 typedef struct pc_geom {
@@ -403,7 +399,15 @@ static void reference(const mg_schedule *s, const mg_kernel *k, mg_host *h)
 }
 
 const mg_op mg_op_pchase = {
-    "pchase", "pointer chase over an image or a buffer: range, stride, 2D strides", keys,
-    "wg unroll warp seed", defaults, check, plan, emit_cl, trace_wg, init, reference,
-    NULL,
+    .name = "pchase",
+    .summary = "pointer chase over an image or a buffer: range, stride, 2D strides",
+    .keys = keys,
+    .knobs = "wg unroll warp seed",
+    .defaults = defaults,
+    .check = check,
+    .plan = plan,
+    .emit_cl = emit_cl,
+    .trace_wg = trace_wg,
+    .init = init,
+    .reference = reference,
 };

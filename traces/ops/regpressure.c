@@ -34,15 +34,13 @@
 enum { SITE_INIT = 1, SITE_STEP, SITE_SUM, SITE_OUT };
 
 #define REGS_OVERHEAD 3            /* global id, loop counter, output address */
-#define OFF(m) offsetof(mg_schedule, m)
 
 static const mg_key keys[] = {
-    {"regs", MG_K_INT, OFF(regs), 1, 256, "16", NULL, "float registers live through the loop"},
-    {"iters", MG_K_INT, OFF(iters), 1, (int64_t)1 << 24, "64", NULL,
-     "loop iterations (each updates every register once)"},
-    {"items", MG_K_INT, OFF(items), 1, (int64_t)1 << 20, "64", NULL,
-     "work items (global size)"},
-    {NULL, 0, 0, 0, 0, NULL, NULL, NULL},
+    MG_KEY_INT("regs", regs, 1, 256, "16", "float registers live through the loop"),
+    MG_KEY_INT("iters", iters, 1, (int64_t)1 << 24, "64",
+               "loop iterations (each updates every register once)"),
+    MG_KEY_INT("items", items, 1, (int64_t)1 << 20, "64", "work items (global size)"),
+    MG_KEY_END,
 };
 
 static void defaults(mg_schedule *s)
@@ -148,7 +146,14 @@ static void reference(const mg_schedule *s, const mg_kernel *k, mg_host *h)
 }
 
 const mg_op mg_op_regpressure = {
-    "regpressure", "n float registers live through a dependent loop (romou Listing 1, Fig 5)",
-    keys, "wg unroll warp", defaults, check, plan, emit_cl, trace_wg, NULL, reference,
-    NULL,
+    .name = "regpressure",
+    .summary = "n float registers live through a dependent loop (romou Listing 1, Fig 5)",
+    .keys = keys,
+    .knobs = "wg unroll warp",
+    .defaults = defaults,
+    .check = check,
+    .plan = plan,
+    .emit_cl = emit_cl,
+    .trace_wg = trace_wg,
+    .reference = reference,
 };

@@ -153,108 +153,163 @@ static void put_code(mg_sb *o, const char *t, const char *vt, const char *st, in
     }
 }
 
+/* What the kernel's parts share. */
+typedef struct rr_cl {
+    const rr_op       *op;
+    const mg_schedule *s;
+    const mg_kernel   *k;
+    rr_geom     g;
+    int         fp16;                   /* compute in half */
+    const char *vt, *st;                /* the V-wide and the scalar compute type */
+} rr_cl;
+
+#define IND "        "                  /* the body of a walk over the row's chunks */
+
 /* The load of chunk c0 + c of row m0 + i, as an expression. */
-static void load_x(mg_sb *o, const mg_kernel *k, const rr_geom *g, const mg_schedule *s,
-                   int site, int fp16)
+static void load_x(const rr_cl *c, int site, mg_sb *o)
 {
     char e[160];
-    if (g->img_x) {
-        mg_cl_rd(o, k, TX, site, "c0 + c", "m0 + i", fp16);
+    if (c->g.img_x) {
+        mg_cl_rd(o, c->k, TX, site, "c0 + c", "m0 + i", c->fp16);
     } else {
-        snprintf(e, sizeof e, "(m0 + i) * %lld + (c0 + c) * %lld", (long long)s->N,
-                 (long long)g->V);
-        mg_cl_ld(o, k, TX, site, e, (int)g->V, fp16);
+        snprintf(e, sizeof e, "(m0 + i) * %lld + (c0 + c) * %lld", (long long)c->s->N,
+                 (long long)c->g.V);
+        mg_cl_ld(o, c->k, TX, site, e, (int)c->g.V, c->fp16);
     }
 }
 
-void mg_rr_emit_cl(const rr_op *op, const mg_schedule *s, const mg_kernel *k, mg_sb *o)
+/* "for (rows of the tile) { if (row past M) continue;" opening a loop
+ * over the tile's rows, its body at 8 spaces. */
+static void open_rows(const rr_cl *c, mg_sb *o)
 {
-    rr_geom g;
-    geom(s, &g);
-    int fp16 = s->compute == MG_PREC_FP16;
-    const char *vt = mg_cl_vtype(fp16, (int)g.V), *st = mg_cl_vtype(fp16, 1);
-    long long TM = g.TM, M = s->M, S = g.S, WG = (long long)s->wg[0];
-    const char *ind = "        ";
-    char e[200];
-    mg_cl_signature(k, o);
+    mg_sb_printf(o, "    for (int i = 0; i < %lld; i++) {\n        if (m0 + i >= %lld) "
+                    "continue;\n        ", (long long)c->g.TM, (long long)c->s->M);
+}
+
+/* Signature, ids and the accumulators. */
+static void cl_head(const rr_cl *c, mg_sb *o)
+{
+    long long TM = c->g.TM;
+    mg_cl_signature(c->k, o);
     mg_sb_printf(o, "    const int m0 = get_global_id(0) * %lld, c0 = get_local_id(2) * %lld;\n",
-                 TM, (long long)g.CS);
-    if (g.S > 1)
+                 TM, (long long)c->g.CS);
+    if (c->g.S > 1)
         mg_sb_printf(o, "    const int s = get_local_id(2), lx = get_local_id(0);\n");
-    mg_sb_printf(o, "    %s a[%lld], v;\n    %s r0[%lld], r1[%lld];\n", vt, TM, st, TM, TM);
-    for (int r = 0; r < 2; r++) {
-        const rr_red *rd = &op->red[r];
-        mg_sb_printf(o, "    /* reduction %d */\n    for (int i = 0; i < %lld; i++) a[i] = (%s)(",
-                     r, TM, vt);
-        put_code(o, rd->init, vt, st, s->N);
-        mg_sb_puts(o, ");\n");
-        if (s->unroll > 1) mg_sb_printf(o, "    #pragma unroll %lld\n", (long long)s->unroll);
-        mg_walk_cl_open(o, s->pattern, g.TM, g.CS, "i", "c", "    ");
-        mg_sb_printf(o, "%sif (m0 + i >= %lld) continue;\n%sv = ", ind, M, ind);
-        load_x(o, k, &g, s, SITE(r, S_LOAD), fp16);
-        mg_sb_printf(o, ";\n%s", ind);
-        put_code(o, rd->update.cl, vt, st, s->N);
-        mg_sb_puts(o, "\n");
-        mg_walk_cl_close(o, "    ");
-        /* horizontal */
-        mg_sb_printf(o, "    for (int i = 0; i < %lld; i++) {\n        if (m0 + i >= %lld) "
-                        "continue;\n        r%d[i] = ", TM, M, r);
-        if (g.V == 1) {
-            mg_sb_puts(o, "a[i];\n    }\n");
-        } else {
-            for (int q = 1; q < g.V; q++) mg_sb_puts(o, rd->max ? "fmax(" : "(");
-            mg_sb_puts(o, "a[i].s0");
-            for (int q = 1; q < g.V; q++) {
-                if (rd->max) mg_sb_printf(o, ", a[i].s%x)", q);
-                else mg_sb_printf(o, " + a[i].s%x)", q);
-            }
-            mg_sb_puts(o, ";\n    }\n");
-        }
-        if (g.S > 1) {
-            char v[32];
-            snprintf(v, sizeof v, "r%d[i]", r);
-            snprintf(e, sizeof e, "%lld + (s * %lld + lx) * %lld + i", r * S * WG * TM, WG, TM);
-            mg_sb_printf(o, "    for (int i = 0; i < %lld; i++) {\n        if (m0 + i >= %lld) "
-                            "continue;\n        ", TM, M);
-            mg_cl_stl(o, SITE(r, S_LST), "red", e, 1, v);
-            mg_sb_puts(o, "\n    }\n    barrier(CLK_LOCAL_MEM_FENCE);\n");
-            mg_sb_printf(o, "    for (int i = 0; i < %lld; i++) {\n        if (m0 + i >= %lld) "
-                            "continue;\n        %s t = (%s)", TM, M, st, st);
-            snprintf(e, sizeof e, "%lld + lx * %lld + i", r * S * WG * TM, TM);
-            mg_cl_ldl(o, SITE(r, S_LLD), "red", e, 1, NULL);
-            mg_sb_printf(o, ";\n        for (int p = 1; p < %lld; p++) t = ", S);
-            if (rd->max) mg_sb_printf(o, "fmax(t, (%s)", st);
-            else mg_sb_printf(o, "t + (%s)", st);
-            snprintf(e, sizeof e, "%lld + (p * %lld + lx) * %lld + i", r * S * WG * TM, WG, TM);
-            mg_cl_ldl(o, SITE(r, S_LLD), "red", e, 1, NULL);
-            mg_sb_printf(o, "%s;\n        r%d[i] = t;\n    }\n", rd->max ? ")" : "", r);
-        }
-        if (rd->finish.cl) {
-            mg_sb_printf(o, "    for (int i = 0; i < %lld; i++) {\n        if (m0 + i >= %lld) "
-                            "continue;\n        ", TM, M);
-            put_code(o, rd->finish.cl, vt, st, s->N);
-            mg_sb_puts(o, "\n    }\n");
-        }
+    mg_sb_printf(o, "    %s a[%lld], v;\n    %s r0[%lld], r1[%lld];\n", c->vt, TM, c->st, TM,
+                 TM);
+}
+
+/* Reduction r's pass over the item's chunks into the vector a[i]. */
+static void cl_pass(const rr_cl *c, int r, mg_sb *o)
+{
+    const rr_red *rd = &c->op->red[r];
+    const mg_schedule *s = c->s;
+    mg_sb_printf(o, "    /* reduction %d */\n    for (int i = 0; i < %lld; i++) a[i] = (%s)(",
+                 r, (long long)c->g.TM, c->vt);
+    put_code(o, rd->init, c->vt, c->st, s->N);
+    mg_sb_puts(o, ");\n");
+    if (s->unroll > 1) mg_sb_printf(o, "    #pragma unroll %lld\n", (long long)s->unroll);
+    mg_walk_cl_open(o, s->pattern, c->g.TM, c->g.CS, "i", "c", "    ");
+    mg_sb_printf(o, IND "if (m0 + i >= %lld) continue;\n" IND "v = ", (long long)s->M);
+    load_x(c, SITE(r, S_LOAD), o);
+    mg_sb_puts(o, ";\n" IND);
+    put_code(o, rd->update.cl, c->vt, c->st, s->N);
+    mg_sb_puts(o, "\n");
+    mg_walk_cl_close(o, "    ");
+}
+
+/* Reduction r across a[i]'s V lanes into r<r>[i]. */
+static void cl_horizontal(const rr_cl *c, int r, mg_sb *o)
+{
+    const rr_red *rd = &c->op->red[r];
+    open_rows(c, o);
+    mg_sb_printf(o, "r%d[i] = ", r);
+    if (c->g.V == 1) {
+        mg_sb_puts(o, "a[i];\n    }\n");
+        return;
     }
+    for (int q = 1; q < c->g.V; q++) mg_sb_puts(o, rd->max ? "fmax(" : "(");
+    mg_sb_puts(o, "a[i].s0");
+    for (int q = 1; q < c->g.V; q++) {
+        if (rd->max) mg_sb_printf(o, ", a[i].s%x)", q);
+        else mg_sb_printf(o, " + a[i].s%x)", q);
+    }
+    mg_sb_puts(o, ";\n    }\n");
+}
+
+/* split > 1: reduction r's partials through local memory: every item
+ * stores its r<r>[i], the barrier, every item combines the S partials of
+ * its rows (s ascending) into r<r>[i]. */
+static void cl_combine(const rr_cl *c, int r, mg_sb *o)
+{
+    const rr_red *rd = &c->op->red[r];
+    long long TM = c->g.TM, S = c->g.S, WG = (long long)c->s->wg[0], base = r * S * WG * TM;
+    char e[200], v[32];
+    snprintf(v, sizeof v, "r%d[i]", r);
+    snprintf(e, sizeof e, "%lld + (s * %lld + lx) * %lld + i", base, WG, TM);
+    open_rows(c, o);
+    mg_cl_stl(o, SITE(r, S_LST), "red", e, 1, v);
+    mg_sb_puts(o, "\n    }\n    barrier(CLK_LOCAL_MEM_FENCE);\n");
+    open_rows(c, o);
+    mg_sb_printf(o, "%s t = (%s)", c->st, c->st);
+    snprintf(e, sizeof e, "%lld + lx * %lld + i", base, TM);
+    mg_cl_ldl(o, SITE(r, S_LLD), "red", e, 1, NULL);
+    mg_sb_printf(o, ";\n        for (int p = 1; p < %lld; p++) t = ", S);
+    if (rd->max) mg_sb_printf(o, "fmax(t, (%s)", c->st);
+    else mg_sb_printf(o, "t + (%s)", c->st);
+    snprintf(e, sizeof e, "%lld + (p * %lld + lx) * %lld + i", base, WG, TM);
+    mg_cl_ldl(o, SITE(r, S_LLD), "red", e, 1, NULL);
+    mg_sb_printf(o, "%s;\n        r%d[i] = t;\n    }\n", rd->max ? ")" : "", r);
+}
+
+/* The output pass: each chunk loaded again, transformed, stored. */
+static void cl_output(const rr_cl *c, mg_sb *o)
+{
+    const mg_schedule *s = c->s;
+    char e[200];
     mg_sb_puts(o, "    /* output */\n");
     if (s->unroll > 1) mg_sb_printf(o, "    #pragma unroll %lld\n", (long long)s->unroll);
-    mg_walk_cl_open(o, s->pattern, g.TM, g.CS, "i", "c", "    ");
-    mg_sb_printf(o, "%sif (m0 + i >= %lld) continue;\n%sv = ", ind, M, ind);
-    load_x(o, k, &g, s, SITE_OUT_LOAD, fp16);
-    mg_sb_printf(o, ";\n%sv = ", ind);
-    put_code(o, op->out.cl, vt, st, s->N);
-    mg_sb_printf(o, ";\n%s", ind);
-    if (g.img_y) {
-        mg_cl_wr(o, k, TY, SITE_OUT_STORE, "c0 + c", "m0 + i", "v", fp16);
+    mg_walk_cl_open(o, s->pattern, c->g.TM, c->g.CS, "i", "c", "    ");
+    mg_sb_printf(o, IND "if (m0 + i >= %lld) continue;\n" IND "v = ", (long long)s->M);
+    load_x(c, SITE_OUT_LOAD, o);
+    mg_sb_puts(o, ";\n" IND "v = ");
+    put_code(o, c->op->out.cl, c->vt, c->st, s->N);
+    mg_sb_puts(o, ";\n" IND);
+    if (c->g.img_y) {
+        mg_cl_wr(o, c->k, TY, SITE_OUT_STORE, "c0 + c", "m0 + i", "v", c->fp16);
     } else {
         snprintf(e, sizeof e, "(m0 + i) * %lld + (c0 + c) * %lld", (long long)s->N,
-                 (long long)g.V);
-        mg_cl_st(o, k, TY, SITE_OUT_STORE, e, (int)g.V, "v", fp16);
+                 (long long)c->g.V);
+        mg_cl_st(o, c->k, TY, SITE_OUT_STORE, e, (int)c->g.V, "v", c->fp16);
     }
     mg_sb_puts(o, "\n");
     mg_walk_cl_close(o, "    ");
+}
+
+/* The kernel: per reduction its pass, the horizontal step, the split's
+ * combine and the finish; then the output pass. */
+void mg_rr_emit_cl(const rr_op *op, const mg_schedule *s, const mg_kernel *k, mg_sb *o)
+{
+    rr_cl c = {.op = op, .s = s, .k = k, .fp16 = s->compute == MG_PREC_FP16};
+    geom(s, &c.g);
+    c.vt = mg_cl_vtype(c.fp16, (int)c.g.V);
+    c.st = mg_cl_vtype(c.fp16, 1);
+    cl_head(&c, o);
+    for (int r = 0; r < 2; r++) {
+        cl_pass(&c, r, o);
+        cl_horizontal(&c, r, o);
+        if (c.g.S > 1) cl_combine(&c, r, o);
+        if (op->red[r].finish.cl) {
+            open_rows(&c, o);
+            put_code(o, op->red[r].finish.cl, c.vt, c.st, s->N);
+            mg_sb_puts(o, "\n    }\n");
+        }
+    }
+    cl_output(&c, o);
     mg_sb_puts(o, "}\n");
 }
+
+#undef IND
 
 /* ---- trace ----------------------------------------------------------------- */
 

@@ -34,15 +34,14 @@ enum { SITE_ADDR = 1, SITE_CHASE, SITE_OUT };
 enum { TP, TOUT };
 
 #define SIDE_MAX 16384
-#define OFF(m) offsetof(mg_schedule, m)
 
 static const mg_key keys[] = {
-    {"W", MG_K_INT, OFF(W), 1, SIDE_MAX, "256", NULL, "image width in texels"},
-    {"H", MG_K_INT, OFF(H), 1, SIDE_MAX, "256", NULL, "image height in texels"},
-    {"strides", MG_K_LIST, OFF(nstrides), 1, 4096, "1,2,3,4", NULL,
-     "candidate strides in texels, drawn for x and for y (up to 8)"},
-    {"iters", MG_K_INT, OFF(iters), 1, (int64_t)1 << 22, "256", NULL, "dependent loads"},
-    {NULL, 0, 0, 0, 0, NULL, NULL, NULL},
+    MG_KEY_INT("W", W, 1, SIDE_MAX, "256", "image width in texels"),
+    MG_KEY_INT("H", H, 1, SIDE_MAX, "256", "image height in texels"),
+    MG_KEY_INTS("strides", MG_K_LIST, nstrides, 1, 4096, "1,2,3,4",
+                "candidate strides in texels, drawn for x and for y (up to 8)"),
+    MG_KEY_INT("iters", iters, 1, (int64_t)1 << 22, "256", "dependent loads"),
+    MG_KEY_END,
 };
 
 static void defaults(mg_schedule *s)
@@ -209,7 +208,15 @@ static void reference(const mg_schedule *s, const mg_kernel *k, mg_host *h)
 }
 
 const mg_op mg_op_rstride2d = {
-    "rstride2d", "tmmodel's 2D random-stride image pointer chase (multinomial strides)", keys,
-    "seed unroll warp", defaults, check, plan, emit_cl, trace_wg, init, reference,
-    NULL,
+    .name = "rstride2d",
+    .summary = "tmmodel's 2D random-stride image pointer chase (multinomial strides)",
+    .keys = keys,
+    .knobs = "seed unroll warp",
+    .defaults = defaults,
+    .check = check,
+    .plan = plan,
+    .emit_cl = emit_cl,
+    .trace_wg = trace_wg,
+    .init = init,
+    .reference = reference,
 };

@@ -22,12 +22,10 @@
 
 #include <math.h>
 
-#define OFF(m) offsetof(mg_schedule, m)
-
 static const mg_key keys[] = {
-    {"M", MG_K_INT, OFF(M), 1, 1 << 16, "64", NULL, "rows"},
-    {"N", MG_K_INT, OFF(N), 1, 1 << 16, "64", NULL, "row length (the softmax axis)"},
-    {NULL, 0, 0, 0, 0, NULL, NULL, NULL},
+    MG_KEY_INT("M", M, 1, 1 << 16, "64", "rows"),
+    MG_KEY_INT("N", N, 1, 1 << 16, "64", "row length (the softmax axis)"),
+    MG_KEY_END,
 };
 
 static const rr_op sm = {
@@ -73,8 +71,16 @@ static void reference(const mg_schedule *s, const mg_kernel *k, mg_host *h)
 }
 
 const mg_op mg_op_softmax = {
-    "softmax", "row softmax of X[M,N] (max, sum of exp, scale; split: row over items)", keys,
-    "layout layout_in layout_out tile wg pattern vec storage compute split unroll warp seed",
-    mg_rr_defaults, check, plan, emit_cl, trace_wg, NULL, reference,
-    "unroll",              /* a #pragma: the trace and the register estimate ignore it */
+    .name = "softmax",
+    .summary = "row softmax of X[M,N] (max, sum of exp, scale; split: row over items)",
+    .keys = keys,
+    .knobs = "layout layout_in layout_out tile wg pattern vec storage compute split unroll warp "
+              "seed",
+    .defaults = mg_rr_defaults,
+    .check = check,
+    .plan = plan,
+    .emit_cl = emit_cl,
+    .trace_wg = trace_wg,
+    .reference = reference,
+    .trace_inert = "unroll",  /* a #pragma: the trace and the register estimate ignore it */
 };

@@ -40,14 +40,12 @@
 
 enum { SITE_INIT = 1, SITE_BAR, SITE_SPIN, SITE_TAKE, SITE_PUT, SITE_OUT };
 
-#define OFF(m) offsetof(mg_schedule, m)
-
 /* `groups` is kept in the schedule's M field, `delay` in iters. */
 static const mg_key keys[] = {
-    {"groups", MG_K_INT, OFF(M), 1, 65536, "1", NULL, "work groups (along x)"},
-    {"delay", MG_K_INT, OFF(iters), 0, 4096, "0", NULL,
-     "item l spins (WG-1-l) x delay steps before its ticket (0: romou's Listing 3)"},
-    {NULL, 0, 0, 0, 0, NULL, NULL, NULL},
+    MG_KEY_INT("groups", M, 1, 65536, "1", "work groups (along x)"),
+    MG_KEY_INT("delay", iters, 0, 4096, "0",
+               "item l spins (WG-1-l) x delay steps before its ticket (0: romou's Listing 3)"),
+    MG_KEY_END,
 };
 
 static void defaults(mg_schedule *s)
@@ -159,7 +157,14 @@ static void reference(const mg_schedule *s, const mg_kernel *k, mg_host *h)
 }
 
 const mg_op mg_op_ticket = {
-    "ticket", "atomic ticket order of a group's items (romou Listing 3, Fig 8): warps, ALUs",
-    keys, "wg warp", defaults, check, plan, emit_cl, trace_wg, NULL, reference,
-    NULL,
+    .name = "ticket",
+    .summary = "atomic ticket order of a group's items (romou Listing 3, Fig 8): warps, ALUs",
+    .keys = keys,
+    .knobs = "wg warp",
+    .defaults = defaults,
+    .check = check,
+    .plan = plan,
+    .emit_cl = emit_cl,
+    .trace_wg = trace_wg,
+    .reference = reference,
 };

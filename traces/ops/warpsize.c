@@ -29,17 +29,13 @@
 enum { SITE_DIV = 1, SITE_ADD, SITE_OUT };
 
 #define DIVISOR 3
-#define OFF(m) offsetof(mg_schedule, m)
 
 /* `groups` is kept in the schedule's M field (matmul's M: unused here). */
 static const mg_key keys[] = {
-    {"items", MG_K_INT, OFF(items), 1, 1024, "64", NULL,
-     "work items per work group (the swept value)"},
-    {"groups", MG_K_INT, OFF(M), 1, 65536, "64", NULL,
-     "work groups (enough to occupy every core)"},
-    {"iters", MG_K_INT, OFF(iters), 1, (int64_t)1 << 24, "256", NULL,
-     "dependent divisions per work item"},
-    {NULL, 0, 0, 0, 0, NULL, NULL, NULL},
+    MG_KEY_INT("items", items, 1, 1024, "64", "work items per work group (the swept value)"),
+    MG_KEY_INT("groups", M, 1, 65536, "64", "work groups (enough to occupy every core)"),
+    MG_KEY_INT("iters", iters, 1, (int64_t)1 << 24, "256", "dependent divisions per work item"),
+    MG_KEY_END,
 };
 
 static int check(const mg_schedule *s, const char *where, mg_diag *d)
@@ -112,7 +108,13 @@ static void reference(const mg_schedule *s, const mg_kernel *k, mg_host *h)
 }
 
 const mg_op mg_op_warpsize = {
-    "warpsize", "dependent integer division loop per item, swept over items (romou Fig 7)",
-    keys, "unroll warp", NULL, check, plan, emit_cl, trace_wg, NULL, reference,
-    NULL,
+    .name = "warpsize",
+    .summary = "dependent integer division loop per item, swept over items (romou Fig 7)",
+    .keys = keys,
+    .knobs = "unroll warp",
+    .check = check,
+    .plan = plan,
+    .emit_cl = emit_cl,
+    .trace_wg = trace_wg,
+    .reference = reference,
 };
