@@ -4,6 +4,7 @@
 #  - every shipped device config passes `config check --strict`;
 #  - the man pages carry the current version;
 #  - no C source file grows past 1000 lines;
+#  - no function is over 120 lines (mk/funclen.awk);
 #  - every project #include names its header from the repository root
 #    ("base/diag.h", "sim/model/model.h"), so the line tells where it lives.
 set -u
@@ -24,6 +25,9 @@ for m in doc/mgsim.1 doc/mgprobe.1; do
 done
 big=$(find base sim traces probe tests -name '*.[ch]' -exec wc -l {} + | awk '$2 != "total" && $1 > 1000 {print $2}')
 if [ -n "$big" ]; then bad "files over 1000 lines: $big"; else ok; fi
+long=$(find base sim traces probe tests bench mk -name '*.c' -exec awk -f mk/funclen.awk {} + |
+       awk '$1 > 120 {print $2 " " $3 " (" $1 " lines)"}')
+if [ -n "$long" ]; then bad "functions over 120 lines: $long"; else ok; fi
 noroot=$(find base sim traces probe tests bench mk -name '*.[ch]' -exec grep -HE '^#include "' {} + |
          sed 's/^\([^:]*\):#include "\([^"]*\)".*/\1 \2/' | while read -r f h; do [ -f "$h" ] || echo "$f:$h"; done)
 if [ -n "$noroot" ]; then bad "includes not named from the repository root: $noroot"; else ok; fi

@@ -1,4 +1,4 @@
-/* test_ops_probe.c - the generator additions of issue 5 (mgprobe run):
+/* test_ops_probe.c - the generator operators behind mgprobe run:
  * pchase order=random (one cycle through every position, in a different
  * order than linear; with pages, a whole page before the next) and the
  * ticket op (3D launch, group-major output marked as a permutation,
