@@ -1,5 +1,6 @@
 /* plot_render.c - finding gnuplot and the scripts, and running gnuplot on
  * a prepared data folder (see plot.h). */
+#include "base/afile.h"
 #include "sim/plot/plot.h"
 
 #include <errno.h>
@@ -112,6 +113,32 @@ static int has_magic(const char *path, const char *term)
     return n > 0 && strstr((const char *)b, "<svg") != NULL;
 }
 
+/* Put gnuplot's finished image tmp at out as base/afile.h does: renamed
+ * onto a regular file or new name (a symbolic link's target, the link
+ * kept), copied into anything else (a device, a FIFO), never renamed over
+ * it.  0, or -1 with an error in d. */
+static int place_image(const char *tmp, const char *out, mg_diag *d)
+{
+    char final[4096];
+    int direct = mg_afile_target(out, final, sizeof final);
+    if (direct == 0 && rename(tmp, final) == 0) return 0;
+    if (direct == 1) {
+        FILE *in = fopen(tmp, "rb"), *o = in ? fopen(out, "wb") : NULL;
+        char buf[65536];
+        size_t n;
+        int bad = !in || !o;
+        while (!bad && (n = fread(buf, 1, sizeof buf, in)) > 0) bad = fwrite(buf, 1, n, o) != n;
+        if (in) fclose(in);
+        if (o) bad |= fclose(o) != 0;
+        if (!bad) {
+            unlink(tmp);
+            return 0;
+        }
+    }
+    mg_diag_error(d, "%s: cannot write: %s", out, strerror(errno));
+    return -1;
+}
+
 int mg_plot_render(const mg_plot_job *job, const char *gnuplot, const char *scripts,
                    const char *script, const char *out, mg_diag *d)
 {
@@ -170,10 +197,7 @@ int mg_plot_render(const mg_plot_job *job, const char *gnuplot, const char *scri
         mg_diag_error(d, "%s did not write a %s image from %s", gnuplot, term, sp);
         goto done;
     }
-    if (rename(tmp, out)) {
-        mg_diag_error(d, "%s: cannot write: %s", out, strerror(errno));
-        goto done;
-    }
+    if (place_image(tmp, out, d)) goto done;
     rc = 0;
 done:
     if (rc && tmp) unlink(tmp);
