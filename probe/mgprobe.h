@@ -12,18 +12,13 @@
 #ifndef MGP_MGPROBE_H
 #define MGP_MGPROBE_H
 
+#include "base/subcmd.h"
+
 enum { MGP_EXIT_OK = 0, MGP_EXIT_NO = 1, MGP_EXIT_BAD = 2 };
 
-typedef struct mgp_command {
-    const char *name;
-    const char *summary;                  /* one line for `mgprobe --help` */
-    int (*run)(int argc, char **argv);
-} mgp_command;
+typedef mg_subcmd mgp_command;            /* base/subcmd.h */
 
 extern const mgp_command mgp_commands[];  /* NULL-name terminated */
-
-/* Look up a command by name; NULL when unknown. */
-const mgp_command *mgp_command_find(const char *name);
 
 /* Print "mgprobe: CMD: message" and a hint to run --help; returns 2. */
 int mgp_usage_error(const char *cmd, const char *fmt, ...)

@@ -27,13 +27,6 @@ const mgp_command mgp_commands[] = {
     {.name = NULL},
 };
 
-const mgp_command *mgp_command_find(const char *name)
-{
-    for (const mgp_command *c = mgp_commands; c->name; c++)
-        if (!strcmp(c->name, name)) return c;
-    return NULL;
-}
-
 int mgp_usage_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;

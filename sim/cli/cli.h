@@ -11,20 +11,15 @@
 #ifndef MG_CLI_H
 #define MG_CLI_H
 
+#include "base/subcmd.h"
+
 #include <stdio.h>
 
 enum { MG_EXIT_OK = 0, MG_EXIT_NO = 1, MG_EXIT_BAD = 2 };
 
-typedef struct mg_command {
-    const char *name;
-    const char *summary;                  /* one line for `mgsim --help` */
-    int (*run)(int argc, char **argv);
-} mg_command;
+typedef mg_subcmd mg_command;             /* base/subcmd.h */
 
 extern const mg_command mg_commands[];    /* NULL-name terminated */
-
-/* Look up a command by name; NULL when unknown. */
-const mg_command *mg_command_find(const char *name);
 
 /* Print "mgsim: CMD: message" and a hint to run --help; returns 2. */
 int mg_cli_usage_error(const char *cmd, const char *fmt, ...)

@@ -47,13 +47,6 @@ const mg_command mg_commands[] = {
     {.name = NULL},
 };
 
-const mg_command *mg_command_find(const char *name)
-{
-    for (const mg_command *c = mg_commands; c->name; c++)
-        if (!strcmp(c->name, name)) return c;
-    return NULL;
-}
-
 int mg_cli_usage_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
