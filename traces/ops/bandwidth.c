@@ -29,6 +29,15 @@
  *             r = s % (IW N), x = r / N, y = t*h + strip*N + r % N
  *             (reuse distance N); IW = min(S / N, 4096)
  *
+ * Each pass offsets its item's first chunk by pz = p * zero, where `zero`
+ * is a kernel argument that is 0 at run time: the addresses are the
+ * table's, but the compiler cannot prove them the same in every pass, so
+ * it cannot hoist the loads out of the pass loop (NVIDIA's compiler does
+ * hoist loop-invariant loads: a kernel of `iters` passes then reads its
+ * footprint once and reports `iters` times the bandwidth;
+ * configs/measured/README.md).  The offset is folded into the item's
+ * part of the address once a pass (tz), so a load costs what it did.
+ *
  * Every load is added into a float accumulator of the load's width (acc +=
  * v, one add per element), written to Out[g] at the end, so the result
  * depends on every load; the reference adds in the same order (exact).
@@ -178,11 +187,12 @@ static void plan(const mg_schedule *s, mg_kernel *k)
     mg_plan_arg_tensor(k, src);
     mg_plan_arg_tensor(k, out);
     if (g.local) mg_plan_arg_local(k, "lm", s->footprint);
+    mg_plan_arg_int(k, "zero", 0);               /* p * zero: see the top of this file */
     int64_t items[3] = {s->items, 1, 1};
     mg_plan_ndrange(k, 1, items, s->wg);
     int64_t loads = s->iters * g.S;
-    /* accumulator, `unroll` loaded values in flight, g, 2 counters, address */
-    k->f.regs_per_item = g.vec * (1 + s->unroll) + 4;
+    /* accumulator, `unroll` loaded values in flight, g, 2 counters, address, tz */
+    k->f.regs_per_item = g.vec * (1 + s->unroll) + 5;
     k->f.loop_iters = loads;
     k->f.bytes_per_iter = g.chunk;
     k->f.bytes_per_item = (loads + (g.local ? 2 * g.S : 0)) * g.chunk;
@@ -194,6 +204,22 @@ static void plan(const mg_schedule *s, mg_kernel *k)
 }
 
 /* ---- OpenCL ---------------------------------------------------------------- */
+
+/* The pass's offset of item t's addresses, tz (see the top of the file):
+ * the element of its first chunk (buffer, local, constant), its column
+ * (image, column pattern) or its first row (image, row and block). */
+static void emit_item_offset(const mg_schedule *s, const bw_geom *g, mg_sb *o)
+{
+    long long S = g->S, V = g->vec;
+    if (!g->img && s->pattern == MG_PAT_ROW)
+        mg_sb_printf(o, "        const int tz = t * %lld + pz;\n", S * V);
+    else if (!g->img)
+        mg_sb_printf(o, "        const int tz = t * %lld + pz;\n", V);
+    else if (s->pattern == MG_PAT_COLUMN)
+        mg_sb_puts(o, "        const int tz = t + pz;\n");
+    else
+        mg_sb_printf(o, "        const int tz = t * %lld + pz;\n", (long long)g->h);
+}
 
 static void emit_cl(const mg_schedule *s, const mg_kernel *k, mg_sb *o)
 {
@@ -216,30 +242,30 @@ static void emit_cl(const mg_schedule *s, const mg_kernel *k, mg_sb *o)
         mg_cl_stl(o, SITE_CP_ST, "lm", "e", vec, "v");
         mg_sb_puts(o, "\n    }\n    barrier(CLK_LOCAL_MEM_FENCE);\n");
     }
-    mg_sb_printf(o, "    %s acc = 0;\n    for (int p = 0; p < %lld; p++) {\n", vt,
-                 (long long)s->iters);
+    mg_sb_printf(o, "    %s acc = 0;\n    for (int p = 0; p < %lld; p++) {\n"
+                    "        const int pz = p * zero;\n", vt, (long long)s->iters);
+    emit_item_offset(s, &g, o);
     if (s->unroll > 1) mg_sb_printf(o, "        #pragma unroll %lld\n", (long long)s->unroll);
     mg_sb_printf(o, "        for (int s = 0; s < %lld; s++) {\n", S);
     if (g.img) {
         if (s->pattern == MG_PAT_COLUMN)
-            mg_sb_printf(o, "            const int x = (s / %lld) * %lld + t, y = s %% %lld;\n",
+            mg_sb_printf(o, "            const int x = (s / %lld) * %lld + tz, y = s %% %lld;\n",
                          (long long)g.IH, T, (long long)g.IH);
         else if (g.N == 1)
-            mg_sb_printf(o, "            const int x = s %% %lld, y = t * %lld + s / %lld;\n",
-                         (long long)g.IW, (long long)g.h, (long long)g.IW);
+            mg_sb_printf(o, "            const int x = s %% %lld, y = tz + s / %lld;\n",
+                         (long long)g.IW, (long long)g.IW);
         else
             mg_sb_printf(o, "            const int r = s %% %lld;\n"
-                            "            const int x = r / %lld, y = t * %lld + (s / %lld) * "
+                            "            const int x = r / %lld, y = tz + (s / %lld) * "
                             "%lld + r %% %lld;\n", (long long)(g.IW * g.N), (long long)g.N,
-                         (long long)g.h, (long long)(g.IW * g.N), (long long)g.N,
-                         (long long)g.N);
+                         (long long)(g.IW * g.N), (long long)g.N, (long long)g.N);
         mg_sb_puts(o, "            acc += ");
         mg_cl_rd(o, k, TSRC, SITE_LOAD, "x", "y", 0);
     } else {
         if (s->pattern == MG_PAT_ROW)
-            mg_sb_printf(o, "            const int e = (t * %lld + s) * %lld;\n", S, V);
+            mg_sb_printf(o, "            const int e = s * %lld + tz;\n", V);
         else
-            mg_sb_printf(o, "            const int e = (s * %lld + t) * %lld;\n", T, V);
+            mg_sb_printf(o, "            const int e = s * %lld + tz;\n", T * V);
         mg_sb_puts(o, "            acc += ");
         if (g.local) mg_cl_ldl(o, SITE_LOAD, "lm", "e", vec, vt);
         else mg_cl_ld(o, k, TSRC, SITE_LOAD, "e", vec, 0);
@@ -296,7 +322,8 @@ static void trace_body(mg_warp *w, const void *ctx)
     /* With unroll U the compiler issues U loads before their U adds: the
      * memory order is the kernel's either way, only the ALU work moves. */
     int64_t U = s->unroll;
-    for (int64_t p = 0; p < s->iters; p++)
+    for (int64_t p = 0; p < s->iters; p++) {
+        mg_emit_alu(w, NULL, SITE_ADDR, MG_ALU_INT, 1, 2, 0);       /* pz, tz */
         for (int64_t i0 = 0; i0 < g.S; i0 += U) {
             int64_t n = g.S - i0 < U ? g.S - i0 : U;
             for (int64_t i = i0; i < i0 + n; i++) {
@@ -312,6 +339,7 @@ static void trace_body(mg_warp *w, const void *ctx)
             }
             mg_emit_alu(w, NULL, SITE_ADD, MG_ALU_FP32, (int)g.vec, (uint32_t)n, 1);
         }
+    }
     mg_emit_mem(w, MG_REC_BUF_STORE, SITE_OUT, TOUT, (uint32_t)(g.vec * 4));
     for (uint32_t l = 0; l < w->lanes; l++) mg_emit_lane(w, l, w->gid[0][l] * g.vec * 4, 0);
     mg_emit_put(w);
