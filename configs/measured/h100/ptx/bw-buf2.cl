@@ -31,14 +31,17 @@ void mg_log_put(__global uint *lp, uint *n, uint site, uint kind, uint obj, int 
 #endif
 
 __kernel void bandwidth(__global const float *restrict Src,
-        __global float *restrict Out MG_LOG_ARG)
+        __global float *restrict Out,
+        int zero MG_LOG_ARG)
 {
     MG_LOG_BEGIN
     const int g = get_global_id(0), t = g % 64;
     float2 acc = 0;
     for (int p = 0; p < 64; p++) {
+        const int pz = p * zero;
+        const int tz = t * 2 + pz;
         for (int s = 0; s < 32; s++) {
-            const int e = (s * 64 + t) * 2;
+            const int e = s * 128 + tz;
             acc += MG_ACC(5, 3, 0, (e) * 4, 0, vload2(0, Src + (e)));
         }
     }

@@ -31,14 +31,17 @@ void mg_log_put(__global uint *lp, uint *n, uint site, uint kind, uint obj, int 
 #endif
 
 __kernel void bandwidth(__read_only image2d_t Src,
-        __global float *restrict Out MG_LOG_ARG)
+        __global float *restrict Out,
+        int zero MG_LOG_ARG)
 {
     MG_LOG_BEGIN
     const int g = get_global_id(0), t = g % 64;
     float4 acc = 0;
     for (int p = 0; p < 64; p++) {
+        const int pz = p * zero;
+        const int tz = t + pz;
         for (int s = 0; s < 32; s++) {
-            const int x = (s / 32) * 64 + t, y = s % 32;
+            const int x = (s / 32) * 64 + tz, y = s % 32;
             acc += MG_ACC(5, 2, 0, x, y, read_imagef(Src, mg_smp, (int2)(x, y)));
         }
     }
