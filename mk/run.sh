@@ -1,6 +1,6 @@
 #!/bin/sh
 # mk/run.sh MGSIM MGPROBE - the main job on the embedded default (PoCL and
-# the shipped configs).  Today: validate every shipped device config,
+# the shipped configs): validate every shipped device config,
 # print their headline figures, list the OpenCL devices, check romou's
 # conv1x1 kernel on PoCL (results and access trace), and simulate it on an
 # Adreno 640 and a Mali-G76; then prune romou's conv1x1 space with romou's
