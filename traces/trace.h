@@ -23,7 +23,7 @@
 #include "base/diag.h"
 
 #define MG_TRACE_MAGIC      "MGTRACE"      /* 7 bytes + NUL in the file */
-#define MG_TRACE_VERSION    1
+#define MG_TRACE_VERSION    2              /* written; 1 is still read */
 #define MG_TRACE_MAX_LANES  128            /* widest warp a trace may use */
 #define MG_TRACE_MAX_OBJS   32             /* images, and buffers, each */
 #define MG_TRACE_NAME_MAX   32
@@ -126,6 +126,8 @@ typedef struct mg_trace_buffer {
     char     name[MG_TRACE_NAME_MAX];
     uint64_t bytes;
     uint8_t  space;              /* mg_buf_space */
+    uint8_t  elem;               /* bytes of one element (1, 2, 4, 8; 0: not
+                                    known, as in version 1 files) */
 } mg_trace_buffer;
 
 typedef struct mg_trace_header {

@@ -90,6 +90,9 @@ int mg_trace_check_header(const mg_trace_header *h, char *why, size_t n)
         if (b->space != MG_SPACE_GLOBAL && b->space != MG_SPACE_CONSTANT)
             return bad(why, n, "buffer %u \"%s\": space %u unknown (0 global, 1 constant)", i,
                        b->name, b->space);
+        if (b->elem > 8 || (b->elem & (b->elem - 1)))
+            return bad(why, n, "buffer %u \"%s\": element of %u bytes (1, 2, 4 or 8; 0 not known)",
+                       i, b->name, b->elem);
     }
     return 0;
 }

@@ -60,6 +60,7 @@ static void write_header(FILE *f, const mg_trace_header *h)
         w_str(f, h->buffers[i].name);
         w_uvar(f, h->buffers[i].bytes);
         w_uvar(f, h->buffers[i].space);
+        w_uvar(f, h->buffers[i].elem);
     }
 }
 

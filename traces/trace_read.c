@@ -141,8 +141,8 @@ static int read_header(mg_trace_reader *r, mg_diag *d)
     mg_trace_header *h = &r->h;
     uint64_t at = r->off, v;
     if (rd_uvar(r, d, UINT32_MAX, "format version", &v)) return -1;
-    if (v != MG_TRACE_VERSION)
-        return rfail(r, d, "byte offset %llu: trace format version %llu is not supported (this reader knows version %d)",
+    if (v < 1 || v > MG_TRACE_VERSION)
+        return rfail(r, d, "byte offset %llu: trace format version %llu is not supported (this reader knows versions 1 to %d)",
                      (unsigned long long)at, (unsigned long long)v, MG_TRACE_VERSION);
     h->version = (uint32_t)v;
     at = r->off;
@@ -176,12 +176,14 @@ static int read_header(mg_trace_reader *r, mg_diag *d)
                      (unsigned long long)r->off - 1, h->n_buffers, MG_TRACE_MAX_OBJS);
     for (uint32_t i = 0; i < h->n_buffers; i++) {
         mg_trace_buffer *b = &h->buffers[i];
-        uint32_t sp;
+        uint32_t sp, el = 0;
         if (rd_str(r, d, sizeof b->name, "buffer name", b->name) ||
             rd_uvar(r, d, UINT64_MAX, "buffer bytes", &b->bytes) ||
-            rd_u32(r, d, "buffer space", &sp))
+            rd_u32(r, d, "buffer space", &sp) ||
+            (h->version >= 2 && rd_u32(r, d, "buffer element bytes", &el)))
             return -1;
         b->space = sp > 255 ? 255 : (uint8_t)sp;
+        b->elem = el > 255 ? 255 : (uint8_t)el;             /* out of range: caught below */
     }
     char why[256];
     if (mg_trace_check_header(h, why, sizeof why))

@@ -145,8 +145,10 @@ static void print_header(const mg_trace_header *h, const char *path)
     }
     for (uint32_t i = 0; i < h->n_buffers; i++) {
         const mg_trace_buffer *b = &h->buffers[i];
-        printf("buffer %u %s: %llu B %s\n", i, b->name, (unsigned long long)b->bytes,
+        printf("buffer %u %s: %llu B %s", i, b->name, (unsigned long long)b->bytes,
                space_names[b->space & 1]);
+        if (b->elem) printf(", %u B per element\n", b->elem);
+        else printf(", element size not known\n");
     }
 }
 
@@ -300,6 +302,7 @@ static cJSON *stats_json(const mg_trace_stats *s, const char *path)
         cJSON *b = cJSON_CreateObject();
         cJSON_AddStringToObject(b, "name", h->buffers[i].name);
         cJSON_AddStringToObject(b, "space", space_names[h->buffers[i].space & 1]);
+        cJSON_AddNumberToObject(b, "elem", h->buffers[i].elem);
         cJSON_AddNumberToObject(b, "bytes", (double)h->buffers[i].bytes);
         cJSON_AddNumberToObject(b, "distinct_lines", (double)s->buf_lines[i]);
         cJSON_AddItemToArray(bufs, b);

@@ -31,6 +31,7 @@ typedef enum { MG_ISSUE_SCALAR, MG_ISSUE_VEC4 } mg_issue;
 typedef enum { MG_SCHED_OLDEST, MG_SCHED_ROUND_ROBIN } mg_scheduler;
 typedef enum { MG_REG_SHARED_POOL, MG_REG_DEDICATED } mg_reg_model;
 typedef enum { MG_BUF_VIA_L2, MG_BUF_VIA_L1 } mg_buffer_path;
+typedef enum { MG_VLOAD_VECTOR, MG_VLOAD_ELEMENTS } mg_vload;
 typedef enum { MG_LOCAL_ONCHIP, MG_LOCAL_SYSTEM } mg_local_kind;
 
 /* Where a value came from (facts.md tags, plus fitted). */
@@ -118,6 +119,7 @@ typedef struct mg_device {
     int     buffer_path;            /* mg_buffer_path */
     int64_t buffer_latency_cycles;  /* MG_BUF_VIA_L2: base latency of the path */
     int64_t buffer_max_load_bytes;  /* widest single buffer load issued (0: any) */
+    int     buffer_vload;           /* mg_vload: a vector load as one, or per element */
     int64_t buf_l1_lookup_bytes;    /* L1 serves one such block per cycle (0: off) */
     mg_cache_cfg buf_l1;            /* valid when buffer_path == MG_BUF_VIA_L1 */
 

@@ -16,6 +16,7 @@ const char *const mg_issue_names[] = {"scalar", "vec4", NULL};
 const char *const mg_scheduler_names[] = {"oldest", "round_robin", NULL};
 const char *const mg_reg_model_names[] = {"shared_pool", "dedicated", NULL};
 const char *const mg_buffer_path_names[] = {"l2", "l1", NULL};
+const char *const mg_vload_names[] = {"vector", "elements", NULL};
 const char *const mg_local_kind_names[] = {"onchip", "system", NULL};
 #define MG_REPL_NAME(p) #p,
 const char *const mg_replacement_names[] = {MG_REPL_POLICIES(MG_REPL_NAME) NULL};
@@ -150,6 +151,10 @@ const mg_field mg_schema[] = {
      "bytes", "widest load the compiler issues for one buffer access (NVIDIA OpenCL: a "
      "vload4 of a float pointer is 4 loads of 4 bytes); a wider trace load is issued as "
      "several, each taking a load slot; 0 = as wide as the trace's"},
+    {"buffer.vload", MG_T_ENUM, OFF(buffer_vload), 0, 0, 0, "vector", mg_vload_names, NULL,
+     "mode", "how a vector load of a buffer (vloadn, vload_halfn) is issued: vector = one load "
+     "up to max_load_bytes wide; elements = one load per element of the buffer's type (the "
+     "trace's element size), as NVIDIA OpenCL compiles vload_half2 into two 16-bit loads"},
     CACHE_ROWS("buffer_l1", buf_l1, "buffer.path=l1", "the per-core load/store cache",
                "load-to-use latency of a buffer access that hits the load/store cache"),
     {"buffer_l1.lookup_bytes", MG_T_INT, OFF(buf_l1_lookup_bytes), 0, 0, 4096, "0", NULL,

@@ -58,6 +58,7 @@ extern const char *const mg_issue_names[];
 extern const char *const mg_scheduler_names[];
 extern const char *const mg_reg_model_names[];
 extern const char *const mg_buffer_path_names[];
+extern const char *const mg_vload_names[];
 extern const char *const mg_local_kind_names[];
 extern const char *const mg_replacement_names[];
 extern const char *const mg_source_kind_names[];

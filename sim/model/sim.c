@@ -388,6 +388,19 @@ static int issue_alu(mg_sim *s, mg_warpi *w, const mg_rec *r, double now)
     return 0;
 }
 
+/* Bytes of one issued load of buffer load r (0: the whole access): at
+ * most buffer.max_load_bytes, and with buffer.vload = elements one element
+ * of the buffer's type where the trace gives it (MODEL.md, Memory). */
+static int64_t load_part_bytes(const mg_sim *s, const mg_rec *r)
+{
+    int64_t mb = s->dev->buffer_max_load_bytes;
+    if (s->dev->buffer_vload == MG_VLOAD_ELEMENTS && r->obj < s->hdr->n_buffers) {
+        int64_t el = s->hdr->buffers[r->obj].elem;
+        if (el > 0 && (mb == 0 || el < mb)) mb = el;
+    }
+    return mb;
+}
+
 /* Issue memory record r at `now`, or return 1 after deferring the warp
  * until one of its load slots frees. */
 static int issue_mem(mg_sim *s, mg_warpi *w, const mg_rec *r, double now)
@@ -407,10 +420,10 @@ static int issue_mem(mg_sim *s, mg_warpi *w, const mg_rec *r, double now)
         }
         w->loads[k] = w->loads[--w->nloads];
     }
-    /* a buffer load wider than buffer.max_load_bytes is several loads, each
+    /* a buffer load wider than one issued load is several loads, each
      * taking a slot: issue part w->part now, the next one as a deferred step */
-    int64_t mb = s->dev->buffer_max_load_bytes;
-    uint32_t parts = r->type == MG_REC_BUF_LOAD && mb > 0 && r->width > (uint64_t)mb
+    int64_t mb = r->type == MG_REC_BUF_LOAD ? load_part_bytes(s, r) : 0;
+    uint32_t parts = mb > 0 && r->width > (uint64_t)mb
                          ? (uint32_t)((r->width + (uint64_t)mb - 1) / (uint64_t)mb) : 1;
     mg_rec *m = w->rec;                  /* == r; the warp's own copy */
     uint32_t width = m->width;

@@ -502,6 +502,30 @@ static void test_barrier_rejection(void)
     free(dev);
 }
 
+/* buffer.vload = elements issues a vload_half2 as two 2-byte loads: twice
+ * the load/store cache lookups of vector, the same bytes; an fp32 vload2
+ * is two 4-byte loads either way at max_load_bytes 4. */
+static void test_vload_elements(void)
+{
+    mg_device *dev = load_dev("nvidia-h100");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dev);
+    const char *half = "conv2d H=14 W=14 Cin=64 Cout=64 K=1 layout_in=buffer layout_w=buffer "
+                       "layout_out=buffer tile=2x2 wg=32,2,1 vec=2 storage=fp16";
+    const char *full = "conv2d H=14 W=14 Cin=64 Cout=64 K=1 layout_in=buffer layout_w=buffer "
+                       "layout_out=buffer tile=2x2 wg=32,2,1 vec=2 storage=fp32";
+    dev->buffer_vload = MG_VLOAD_VECTOR;
+    mg_sim_stats hv = sim(dev, half), fv = sim(dev, full);
+    dev->buffer_vload = MG_VLOAD_ELEMENTS;
+    mg_sim_stats he = sim(dev, half), fe = sim(dev, full);
+    CU_ASSERT_TRUE(hv.cycles > 0 && he.cycles > 0 && fv.cycles > 0 && fe.cycles > 0);
+    CU_ASSERT_EQUAL(he.lv[MG_LV_BUF_L1].accesses, 2 * hv.lv[MG_LV_BUF_L1].accesses);
+    CU_ASSERT_DOUBLE_EQUAL(he.lv[MG_LV_BUF_L1].bytes, hv.lv[MG_LV_BUF_L1].bytes, 0.5);
+    CU_ASSERT_TRUE(he.cycles > hv.cycles);
+    CU_ASSERT_EQUAL(fe.lv[MG_LV_BUF_L1].accesses, fv.lv[MG_LV_BUF_L1].accesses);
+    CU_ASSERT_DOUBLE_EQUAL(fe.cycles, fv.cycles, 0.5);
+    free(dev);
+}
+
 int add_model_suite(void)
 {
     CU_pSuite s = CU_add_suite("model", NULL, NULL);
@@ -517,7 +541,8 @@ int add_model_suite(void)
         !CU_add_test(s, "p8_mali_workgroup", test_p8_mali_workgroup) ||
         !CU_add_test(s, "scheduler", test_scheduler) ||
         !CU_add_test(s, "deterministic", test_deterministic) ||
-        !CU_add_test(s, "barrier_rejection", test_barrier_rejection))
+        !CU_add_test(s, "barrier_rejection", test_barrier_rejection) ||
+        !CU_add_test(s, "vload_elements", test_vload_elements))
         return -1;
     return 0;
 }

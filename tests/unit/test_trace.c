@@ -527,6 +527,46 @@ static void test_corpus(void)
     mg_diag_free(&d);
 }
 
+/* A version 1 file (traces/samples/small-v1.mgt, the sample as version 1
+ * wrote it) reads as the version 2 sample with its buffers' element sizes
+ * unknown: same header otherwise, the same work groups byte for byte. */
+static void test_version1(void)
+{
+    mg_diag d;
+    mg_diag_init(&d);
+    mg_trace_reader *r1 = mg_trace_reader_open("traces/samples/small-v1.mgt", &d);
+    mg_trace_reader *r2 = mg_trace_reader_open("traces/samples/small.mgt", &d);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r2);
+    mg_trace_header h1 = *mg_trace_reader_header(r1), h2 = *mg_trace_reader_header(r2);
+    CU_ASSERT_EQUAL(h1.version, 1);
+    CU_ASSERT_EQUAL(h2.version, MG_TRACE_VERSION);
+    CU_ASSERT_EQUAL(h2.buffers[1].elem, 2);
+    for (uint32_t i = 0; i < h1.n_buffers; i++) {
+        CU_ASSERT_EQUAL(h1.buffers[i].elem, 0);
+        h1.buffers[i].elem = h2.buffers[i].elem;
+    }
+    h1.version = h2.version;
+    CU_ASSERT_EQUAL(memcmp(&h1, &h2, sizeof h1), 0);
+    mg_trace_wg a, b;
+    mg_trace_wg_init(&a);
+    mg_trace_wg_init(&b);
+    int ra, rb, groups = 0;
+    while ((ra = mg_trace_reader_next_wg(r1, &a, &d)) == 1 &&
+           (rb = mg_trace_reader_next_wg(r2, &b, &d)) == 1) {
+        CU_ASSERT_TRUE(a.len == b.len && memcmp(a.bytes, b.bytes, a.len) == 0);
+        groups++;
+    }
+    CU_ASSERT_EQUAL(ra, 0);
+    CU_ASSERT_EQUAL(mg_trace_reader_next_wg(r2, &b, &d), 0);
+    CU_ASSERT_TRUE(groups > 0);
+    mg_trace_wg_free(&a);
+    mg_trace_wg_free(&b);
+    mg_trace_reader_close(r1);
+    mg_trace_reader_close(r2);
+    mg_diag_free(&d);
+}
+
 int add_trace_codec_suite(void)
 {
     CU_pSuite s = CU_add_suite("trace_codec", NULL, NULL);
@@ -553,5 +593,7 @@ int add_trace_stats_suite(void)
 int add_trace_corpus_suite(void)
 {
     CU_pSuite s = CU_add_suite("trace_corpus", NULL, NULL);
-    return s && CU_add_test(s, "committed", test_corpus) ? 0 : -1;
+    return s && CU_add_test(s, "committed", test_corpus) &&
+                   CU_add_test(s, "version1", test_version1)
+               ? 0 : -1;
 }

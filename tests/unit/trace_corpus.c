@@ -69,6 +69,7 @@ static void b_header(bytes *x, const mg_trace_header *h, uint64_t version, uint6
         b_str(x, h->buffers[i].name);
         b_u(x, h->buffers[i].bytes);
         b_u(x, h->buffers[i].space);
+        if (version >= 2) b_u(x, h->buffers[i].elem);
     }
 }
 
@@ -109,9 +110,9 @@ void mg_sample_header(mg_trace_header *h)
     h->images[0] = (mg_trace_image){"input", 32, 2, 4, MG_TEXEL_FP32, 16};
     h->images[1] = (mg_trace_image){"output", 32, 2, 4, MG_TEXEL_FP16, 8};
     h->n_buffers = 3;
-    h->buffers[0] = (mg_trace_buffer){"weights", 64, MG_SPACE_CONSTANT};
-    h->buffers[1] = (mg_trace_buffer){"bias", 128, MG_SPACE_GLOBAL};
-    h->buffers[2] = (mg_trace_buffer){"out", 256, MG_SPACE_GLOBAL};
+    h->buffers[0] = (mg_trace_buffer){"weights", 64, MG_SPACE_CONSTANT, 4};
+    h->buffers[1] = (mg_trace_buffer){"bias", 128, MG_SPACE_GLOBAL, 2};
+    h->buffers[2] = (mg_trace_buffer){"out", 256, MG_SPACE_GLOBAL, 0};
 }
 
 /* Start a record of `type` at `site` with no lane active. */
@@ -413,7 +414,7 @@ size_t mg_bad_traces(mg_bad_trace *out, size_t max)
     memcpy(x.b, "\x89PNG\r\n\x1a\n", 8);
     add(out, max, &n, "bad-magic.mgt", x);
     x = hooked(NULL);
-    x.b[8] = 2;
+    x.b[8] = MG_TRACE_VERSION + 1;
     add(out, max, &n, "future-version.mgt", x);
     x = hooked(NULL);
     x.n = hl + g0.n + 30;
@@ -434,6 +435,9 @@ size_t mg_bad_traces(mg_bad_trace *out, size_t max)
     h2 = h;
     h2.images[0].texel_bytes = 12;
     add(out, max, &n, "texel-bytes.mgt", header_file(&h2, MG_TRACE_VERSION, 2));
+    h2 = h;
+    h2.buffers[1].elem = 3;
+    add(out, max, &n, "buffer-elem.mgt", header_file(&h2, MG_TRACE_VERSION, 2));
     h2 = h;
     strcpy(h2.kernel, "bell\a");
     add(out, max, &n, "kernel-name.mgt", header_file(&h2, MG_TRACE_VERSION, 2));

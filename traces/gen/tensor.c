@@ -148,6 +148,7 @@ void mg_kernel_trace_header(const mg_kernel *k, mg_trace_header *h)
             snprintf(b->name, sizeof b->name, "%s", t->name);
             b->bytes = (uint64_t)mg_tensor_device_bytes(t);
             b->space = t->layout == MG_TL_CONSTANT ? MG_SPACE_CONSTANT : MG_SPACE_GLOBAL;
+            b->elem = (uint8_t)mg_tensor_elem_bytes(t);
         }
     }
 }
