@@ -449,12 +449,15 @@ static void test_p8_mali_workgroup(void)
  * L2 idles while they all compute) and the 7-warp groups win; oldest lets
  * warps drift apart, loads overlap arithmetic, and the single-warp groups
  * win (the ranking P9 needs).  A kernel whose warps never wait for the ALU
- * together (one warp) is the same under both. */
+ * together (one warp) is the same under both.  The register pool is set
+ * to hold the 16 slots whatever the generator's register estimate of the
+ * 7x8 tile (75 per item): this test is about the scheduler. */
 static void test_scheduler(void)
 {
     mg_device *dev = load_dev("adreno640");
     CU_ASSERT_PTR_NOT_NULL_FATAL(dev);
     CU_ASSERT_EQUAL(dev->scheduler, MG_SCHED_OLDEST);
+    dev->pool_regs_per_sp = dev->max_warps_per_sp * dev->warp_width * 128;
     const char *k = "conv2d H=28 W=28 Cin=256 Cout=256 K=1 layout_in=image layout_w=image "
                     "layout_out=buffer tile=7x8 storage=fp16 compute=fp16 wg=";
     char one[256], seven[256];

@@ -79,3 +79,10 @@ void mg_plan_ndrange(mg_kernel *k, int dims, const int64_t items[3], const int64
         k->global[i] = mg_ceil_div(n, k->local[i]) * k->local[i];
     }
 }
+
+int64_t mg_plan_regs(const mg_schedule *s, int64_t values, int inputs, int64_t extra)
+{
+    if (s->compute == MG_PREC_FP16) values = (values + 1) / 2;
+    return values + (int64_t)inputs * MG_REGS_INPUT + extra + MG_REGS_ITEM +
+           (s->split > 1 ? MG_REGS_SPLIT : 0);
+}

@@ -50,9 +50,9 @@
  *
  * Features: loop_iters = main-loop iterations per item (K*K*CS/V standard,
  * TT*TC/V depthwise); bytes_per_iter = one iteration's loads, TW*V + TC*V
- * elements (depthwise TW*V + V); regs_per_item = live values TW*TC + TW*V +
- * TC*V (depthwise + V) (halved for fp16 compute) + 6; the combine's
- * temporaries reuse the dead xv/wv registers, so split adds none.
+ * elements (depthwise TW*V + V); regs_per_item = the live 32-bit values
+ * regs_per_item() counts (the accumulators, the loads held, addresses, loop
+ * values; see there and mg_plan_regs).
  * local_bytes = (S-1) * G * TW*TC * 4.  wg_bytes_per_iter = the group's
  * distinct loads per iteration: items with the same (gx, z) read the same
  * input pixels, items with the same (gz, s) the same weights.  log_cap =
@@ -195,6 +195,23 @@ static int check(const mg_schedule *s, const char *where, mg_diag *d)
     return d->n == before ? 0 : -1;
 }
 
+/* The register estimate (mg_plan_regs): the accumulators TW TC, and the
+ * loads of one channel-loop iteration, all issued before its FMAs: TW
+ * input vectors of V and nw weight vectors of V.  A channel loop of at most
+ * 2 iterations (depthwise: TC/V) is unrolled whole, so its iterations'
+ * loads are held at once.  With TW = 1 each weight vector feeds a single
+ * dot, so it is loaded just before it: V weight values, not TC V.  The
+ * `#pragma unroll` copies of a longer loop reuse xv and wv, so unroll adds
+ * none.  Inputs: X and Wt; a KxK window (K > 1) adds its two loop counters
+ * and the input row hi.  The split's combine reuses the dead xv and wv. */
+static int64_t regs_per_item(const mg_schedule *s, const mg_conv_geom *g)
+{
+    int64_t trips = g->clen / g->V, copies = trips <= 2 ? trips : 1;
+    int64_t xv = g->TW * g->V * copies;
+    int64_t wv = g->TW == 1 && !s->depthwise ? g->V : g->nw * g->V * copies;
+    return mg_plan_regs(s, g->TW * g->TC + xv + wv, 2, s->K > 1 ? 3 : 0);
+}
+
 static void plan(const mg_schedule *s, mg_kernel *k)
 {
     mg_conv_geom g;
@@ -222,9 +239,7 @@ static void plan(const mg_schedule *s, mg_kernel *k)
     int64_t loads = g.TW * g.V + g.nw * g.V;                           /* elements per iter */
     k->f.bytes_per_iter = loads * g.eb;
     k->f.bytes_per_item = k->f.loop_iters * k->f.bytes_per_iter;
-    int64_t acc = g.TW * g.TC, live = acc + g.TW * g.V + g.nw * g.V;
-    if (s->compute == MG_PREC_FP16) live = (live + 1) / 2;
-    k->f.regs_per_item = live + 6;                 /* + ids, loop counters, addresses */
+    k->f.regs_per_item = regs_per_item(s, &g);
     k->f.flops = 2.0 * (double)(g.Ho * g.Wo * s->Cout * red * s->K * s->K) +
                  (double)(g.S - 1) * (double)(g.Ho * g.Wo * s->Cout);
     k->f.local_bytes = mg_conv_local_bytes(s, &g);

@@ -39,8 +39,11 @@
  * shape, but N must be a multiple of V.
  *
  * Features: loop_iters = steps = K / (split U V); bytes_per_iter = the
- * step's global loads, U V (TM + TN) elements; regs_per_item = live values
- * TM TN + U V (TM + TN) (halved for fp16 compute) + 6; local_bytes = the
+ * step's global loads, U V (TM + TN) elements; regs_per_item = the live
+ * 32-bit values (mg_plan_regs): the accumulators TM TN and the step's loads
+ * U V (TM + TN), all issued before its FMAs (av and bv are distinct
+ * registers: the unroll is register blocking), A's and B's addresses, the
+ * ids and the loop (with split: its index and start); local_bytes = the
  * partial tiles; log_cap = steps (TM U + U V NJ) loads + TM NJ (split - 1)
  * local loads + TM NJ stores (item s = 0, the busiest).
  *
@@ -94,7 +97,8 @@ static void geom(const mg_schedule *s, mm_geom *g)
     g->eb = mg_sched_elem_bytes(s);
 }
 
-/* Live values per item: accumulators, the step's A and B registers. */
+/* Live values per item: accumulators, the step's A and B registers (the
+ * register estimate's values and the check's limit). */
 static int64_t live_values(const mm_geom *g)
 {
     return g->TM * g->TN + g->U * g->V * (g->TM + g->TN);
@@ -178,9 +182,7 @@ static void plan(const mg_schedule *s, mg_kernel *k)
     int64_t items[3] = {g.NT, g.MT, g.S};
     mg_plan_ndrange(k, 3, items, s->wg);
     k->needs_fp16 = s->compute == MG_PREC_FP16;
-    int64_t live = live_values(&g);
-    if (s->compute == MG_PREC_FP16) live = (live + 1) / 2;
-    k->f.regs_per_item = live + 6;               /* + ids, k0, loop counters */
+    k->f.regs_per_item = mg_plan_regs(s, live_values(&g), 2, 0);
     k->f.loop_iters = g.steps;
     k->f.bytes_per_iter = g.U * g.V * (g.TM + g.TN) * g.eb;
     k->f.bytes_per_item = g.steps * k->f.bytes_per_iter;
