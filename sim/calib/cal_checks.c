@@ -234,10 +234,9 @@ static int ok_sector(const cal_ctx *c, const char *key, double v, char *fig, siz
     double dl = strcmp(key, "tex_l1.line") && cJSON_IsNumber(drv) ? drv->valuedouble : 0;
     double conf = line_conf(c, key);
     if (dl == v || (conf >= 0.9 && dl == 0)) return 1;     /* unambiguous */
-    int k = n > 0 ? snprintf(fig, n, "1/%.0f of the base's %.0f B line; confidence %.2f", b / v,
-                             b, conf) : 0;
-    if (dl > 0 && k > 0 && (size_t)k < n)
-        snprintf(fig + k, n - (size_t)k, ", the driver reports %.0f B", dl);
+    int k = n > 0 ? snprintf(fig, n, "1/%.0f of the base's %.0f B; confidence %.2f", b / v, b,
+                             conf) : 0;
+    if (dl > 0 && k > 0 && (size_t)k < n) snprintf(fig + k, n - (size_t)k, ", driver %.0f B", dl);
     return 0;
 }
 
@@ -288,8 +287,8 @@ static const cal_rule cal_rules[] = {
      "an L1 line must divide the L2 line it is filled from"},
     {"line-sector", LINE_KEYS, "the base's line, the line conclusion's confidence, "
      "device.global_mem_cacheline_size", ok_sector, 1,
-     "a chase sees the sector it fetches, not the line; unambiguous only at confidence "
-     "0.9 or with the driver's line"},
+     "a chase sees a sector, not the line (unambiguous: confidence 0.9 or the driver's "
+     "line)"},
     {"bw-width", BW_KEYS, "core.sp_count, clock, warp_width, issue", ok_bw_width, 0,
      "over 1 warp-wide 4-byte access per core and clock (NVIDIA's L1: 128 B/clk per SM)"},
     {"l1-below-l2", "tex_l1.bandwidth buffer_l1.bandwidth", "l2.bandwidth (from the profile)",
