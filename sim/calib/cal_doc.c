@@ -40,9 +40,15 @@ static void set_origin(cal_ctx *c, const char *key, int origin)
     if (mg_schema_find(key, &i)) c->origin[i] = origin;
 }
 
-void cal_put(cal_ctx *c, const char *key, cJSON *v, const char *kind, const char *ref,
-             int origin)
+int cal_put(cal_ctx *c, const char *key, cJSON *v, const char *kind, const char *ref,
+            int origin)
 {
+    size_t row;
+    if (origin == MG_CAL_PROFILE && c->verdict && mg_schema_find(key, &row) &&
+        c->verdict[row].verdict == MG_CAL_REFUSED) {
+        cJSON_Delete(v);
+        return 0;
+    }
     const char *leaf;
     cJSON *p = parent_of(c->cfg, key, &leaf, 1);
     if (cJSON_GetObjectItemCaseSensitive(p, leaf)) cJSON_ReplaceItemInObjectCaseSensitive(p, leaf, v);
@@ -56,6 +62,7 @@ void cal_put(cal_ctx *c, const char *key, cJSON *v, const char *kind, const char
     snprintf(r, sizeof r, "%s", ref);           /* the loader's limit */
     cJSON_AddStringToObject(o, "ref", r);
     set_origin(c, key, origin);
+    return 1;
 }
 
 static int origin_of(const char *ref)
@@ -63,14 +70,14 @@ static int origin_of(const char *ref)
     return !strncmp(ref, "placeholder", 11) ? MG_CAL_UNKNOWN : MG_CAL_PROFILE;
 }
 
-void cal_put_num(cal_ctx *c, const char *key, double v, const char *kind, const char *ref)
+int cal_put_num(cal_ctx *c, const char *key, double v, const char *kind, const char *ref)
 {
     char buf[32];
     snprintf(buf, sizeof buf, "%.6g", v);
-    cal_put(c, key, cJSON_CreateNumber(atof(buf)), kind, ref, origin_of(ref));
+    return cal_put(c, key, cJSON_CreateNumber(atof(buf)), kind, ref, origin_of(ref));
 }
 
-void cal_put_unit(cal_ctx *c, const char *key, double v, const char *kind, const char *ref)
+int cal_put_unit(cal_ctx *c, const char *key, double v, const char *kind, const char *ref)
 {
     const mg_field *f = mg_schema_find(key, NULL);
     mg_unit_kind u = f->type == MG_T_SIZE ? MG_UNIT_SIZE : f->type == MG_T_FREQ ? MG_UNIT_FREQ
@@ -82,12 +89,12 @@ void cal_put_unit(cal_ctx *c, const char *key, double v, const char *kind, const
         snprintf(num, sizeof num, "%.5g", v);   /* a measurement: 5 significant digits */
         mg_unit_format(u, atof(num), buf, sizeof buf);
     }
-    cal_put(c, key, cJSON_CreateString(buf), kind, ref, origin_of(ref));
+    return cal_put(c, key, cJSON_CreateString(buf), kind, ref, origin_of(ref));
 }
 
-void cal_put_str(cal_ctx *c, const char *key, const char *v, const char *kind, const char *ref)
+int cal_put_str(cal_ctx *c, const char *key, const char *v, const char *kind, const char *ref)
 {
-    cal_put(c, key, cJSON_CreateString(v), kind, ref, origin_of(ref));
+    return cal_put(c, key, cJSON_CreateString(v), kind, ref, origin_of(ref));
 }
 
 void cal_drop(cal_ctx *c, const char *key)

@@ -1,4 +1,5 @@
-/* cal_report.c - the calibration report, text and JSON (calibrate.h). */
+/* cal_report.c - the calibration report, text and JSON (calibrate.h): the
+ * keys, the counts by origin, the plausibility verdicts, the notes. */
 #include "sim/calib/calibrate.h"
 
 #include <string.h>
@@ -31,8 +32,40 @@ void mg_cal_report_text(FILE *f, const mg_cal *c)
             if (c->keys[i].origin == MG_CAL_UNKNOWN) fprintf(f, " %s", c->keys[i].key);
         fprintf(f, "\n");
     }
+    int nv[3] = {0, 0, 0};
+    for (int i = 0; i < c->n_keys; i++) nv[c->keys[i].verdict]++;
+    fprintf(f, "plausibility checks: %d refused, %d flagged\n", nv[MG_CAL_REFUSED],
+            nv[MG_CAL_FLAGGED]);
+    for (int i = 0; i < c->n_keys; i++) {
+        const mg_cal_key *k = &c->keys[i];
+        if (k->verdict == MG_CAL_REFUSED)
+            fprintf(f, "refused: %s = %s (%s): %s; kept %s (%s)\n", k->key, k->judged, k->rule,
+                    k->why, k->value, mg_cal_origin_name(k->origin));
+        else if (k->verdict == MG_CAL_FLAGGED)
+            fprintf(f, "flagged: %s = %s (%s): %s\n", k->key, k->judged, k->rule, k->why);
+    }
     for (const cJSON *s = c->notes ? c->notes->child : NULL; s; s = s->next)
         fprintf(f, "note: %s\n", s->valuestring);
+}
+
+/* The verdicts other than passed, as JSON objects. */
+static cJSON *checks_json(const mg_cal *c)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (int i = 0; i < c->n_keys; i++) {
+        const mg_cal_key *k = &c->keys[i];
+        if (k->verdict == MG_CAL_PASSED) continue;
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "key", k->key);
+        cJSON_AddStringToObject(e, "verdict", mg_cal_verdict_name(k->verdict));
+        cJSON_AddStringToObject(e, "rule", k->rule);
+        cJSON_AddStringToObject(e, "profile_value", k->judged);
+        cJSON_AddStringToObject(e, "value", k->value);
+        cJSON_AddStringToObject(e, "origin", mg_cal_origin_name(k->origin));
+        cJSON_AddStringToObject(e, "why", k->why);
+        cJSON_AddItemToArray(a, e);
+    }
+    return a;
 }
 
 cJSON *mg_cal_report_json(const mg_cal *c)
@@ -56,12 +89,15 @@ cJSON *mg_cal_report_json(const mg_cal *c)
         cJSON_AddStringToObject(e, "value", k->value);
         cJSON_AddStringToObject(e, "origin", mg_cal_origin_name(k->origin));
         cJSON_AddStringToObject(e, "ref", k->ref);
+        if (k->origin == MG_CAL_PROFILE || k->verdict != MG_CAL_PASSED)   /* judged */
+            cJSON_AddStringToObject(e, "check", mg_cal_verdict_name(k->verdict));
         cJSON_AddItemToArray(keys, e);
     }
     cJSON *unk = cJSON_AddArrayToObject(o, "unknown");
     for (int i = 0; i < c->n_keys; i++)
         if (c->keys[i].origin == MG_CAL_UNKNOWN)
             cJSON_AddItemToArray(unk, cJSON_CreateString(c->keys[i].key));
+    cJSON_AddItemToObject(o, "checks", checks_json(c));
     cJSON_AddItemToObject(o, "notes", c->notes ? cJSON_Duplicate(c->notes, 1)
                                                : cJSON_CreateArray());
     return o;

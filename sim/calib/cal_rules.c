@@ -4,7 +4,8 @@
  * confidence is at least min_conf; latencies are split per the model's
  * latency composition (configs/README.md): a chase step is the level's
  * latency plus its dependent address arithmetic (buffers one ALU latency,
- * images two: the texel's x and y).
+ * images two: the texel's x and y).  What is taken here is judged by the
+ * plausibility checks (cal_checks.c) before the config is used.
  */
 #include "sim/calib/cal_internal.h"
 #include "sim/analysis/profile.h"
@@ -73,12 +74,12 @@ static const char *ref(const cal_ctx *c, char *buf, size_t len, const char *fmt,
     return buf;
 }
 
-/* A size rounded to a whole number of sets of `line` x `assoc` bytes. */
+/* A size rounded to a whole number of sets of `line` x `assoc` bytes (0
+ * for under half a set: the size check refuses it). */
 static double whole_sets(double size, double line, double assoc)
 {
     double set = (line > 0 ? line : 64) * (assoc > 0 ? assoc : 1);
-    double n = round(size / set);
-    return (n < 1 ? 1 : n) * set;
+    return fmax(0, round(size / set)) * set;
 }
 
 static double clock_ghz(const cal_ctx *c) { return cal_value(c, "core.clock") / 1e9; }
@@ -167,6 +168,8 @@ static void cores(cal_ctx *c)
         if (lanes < 1) lanes = 1;
         cal_put_num(c, "core.alus_per_sp", lanes, "measured",
                     ref(c, r, sizeof r, "alu.alu_lanes_per_cu_by_flops%s", vf > 1 ? " / 4 (vec4 issue)" : ""));
+        lanes = cal_value(c, "core.alus_per_sp");    /* the base's, when refused */
+        if (!(lanes >= 1)) return;
         cal_put_num(c, "core.fp32_flops_per_alu_cycle", sig4(peak * 1e9 / (per * lanes)), "inferred",
                     ref(c, r, sizeof r, "flops.fp32_peak_gflops / (sp_count x alus_per_sp x "
                         "clock%s)", vf > 1 ? " x 4" : ""));
@@ -199,33 +202,27 @@ static void registers(cal_ctx *c)
 /* ---- caches ------------------------------------------------------------------------- */
 
 /* The texture L1 from the image chase; *l2inc gets the L2 latency it adds
- * (cycles; 0 when not measured). */
+ * (cycles, unclamped: the latency check refuses one that is not positive;
+ * NAN when not measured). */
 static void texture(cal_ctx *c, double *l2inc)
 {
     char r[MG_REF_MAX];
     double wb, hr, size, lat, lat2, bw;
-    *l2inc = 0;
+    *l2inc = NAN;
     if (!pnum(c, "bw_image", "peak_gbps", &bw))
         cal_put_unit(c, "tex_l1.bandwidth", bw * 1e9, "measured",
                      ref(c, r, sizeof r, "bw_image.peak_gbps"));
     int shape = !pnum(c, "cache_image", "line_width_bytes", &wb) &&
                 !pnum(c, "cache_image", "line_height_rows", &hr) && wb >= 4;
-    if (shape) {
-        double line = wb * hr;
-        if (line > cal_value(c, "l2.line") && cal_get(c, "l2.line")) {
-            cal_note(c, "the measured texture line %g x %g rows (%g B) is longer than the L2 "
-                     "line %g B: the texture line is left to the base", wb, hr, line,
-                     cal_value(c, "l2.line"));
-        } else {
-            cal_put_unit(c, "tex_l1.line", line, "measured",
-                         ref(c, r, sizeof r, "cache_image.line_width_bytes x line_height_rows"));
-            cal_put_num(c, "tex_l1.tile_w_texels", wb / 4, "measured",
-                        ref(c, r, sizeof r, "cache_image.line_width_bytes / 4-byte texel"));
-            cal_put_num(c, "tex_l1.tile_h_texels", hr, "measured",
-                        ref(c, r, sizeof r, "cache_image.line_height_rows"));
-            cal_put_num(c, "tex_l1.tile_texel_bytes", 4, "inferred",
-                        ref(c, r, sizeof r, "the image chase's 1-channel int32 texels"));
-        }
+    /* the tile shape goes with the line: a refused line keeps the base's shape */
+    if (shape && cal_put_unit(c, "tex_l1.line", wb * hr, "measured",
+                              ref(c, r, sizeof r, "cache_image.line_width_bytes x line_height_rows"))) {
+        cal_put_num(c, "tex_l1.tile_w_texels", wb / 4, "measured",
+                    ref(c, r, sizeof r, "cache_image.line_width_bytes / 4-byte texel"));
+        cal_put_num(c, "tex_l1.tile_h_texels", hr, "measured",
+                    ref(c, r, sizeof r, "cache_image.line_height_rows"));
+        cal_put_num(c, "tex_l1.tile_texel_bytes", 4, "inferred",
+                    ref(c, r, sizeof r, "the image chase's 1-channel int32 texels"));
     }
     if (!pnum(c, "cache_image", "l1_size", &size))
         cal_put_unit(c, "tex_l1.size", whole_sets(size, cal_value(c, "tex_l1.line"),
@@ -237,9 +234,9 @@ static void texture(cal_ctx *c, double *l2inc)
                                   xfer(c, 4, "tex_l1.bandwidth", 1))), "measured",
                     ref(c, r, sizeof r, "cache_image.l1_latency_ns x clock - 2 x "
                         "core.alu_latency_cycles (the chase's address) - a texel's transfer"));
-        if (!pnum(c, "cache_image", "l2_latency_ns", &lat2) && lat2 > lat)
-            *l2inc = fmax(1, round((lat2 - lat) * clock_ghz(c) -
-                                   xfer(c, cal_value(c, "tex_l1.line"), "l2.bandwidth", 0)));
+        if (!pnum(c, "cache_image", "l2_latency_ns", &lat2))
+            *l2inc = round((lat2 - lat) * clock_ghz(c) -
+                           xfer(c, cal_value(c, "tex_l1.line"), "l2.bandwidth", 0));
     }
 }
 
@@ -285,8 +282,8 @@ static void buffers(cal_ctx *c, double l2inc_img)
                                     "core.alu_latency_cycles (the chase's address) - 4 bytes' "
                                     "transfer"));
         cal_put_num(c, "l2.latency_cycles",
-                    fmax(1, round((lat_last - lat1) * clk -
-                                  xfer(c, cal_value(c, "buffer_l1.line"), "l2.bandwidth", 0))),
+                    round((lat_last - lat1) * clk -
+                          xfer(c, cal_value(c, "buffer_l1.line"), "l2.bandwidth", 0)),
                     "measured", ref(c, r, sizeof r, "cache_buffer.%s - l1_latency_ns, x clock, "
                                     "- an L1 line's transfer", k2));
         if (!cal_get(c, "l2.line") && !pdev(c, "global_mem_cacheline_size", &v))
@@ -299,23 +296,24 @@ static void buffers(cal_ctx *c, double l2inc_img)
         if (have_bw)
             cal_put_unit(c, "l2.bandwidth", bw * 1e9, "measured",
                          ref(c, r, sizeof r, "bw_buffer.peak_gbps (buffers read the L2)"));
-        if (l2inc_img > 0)
+        if (!isnan(l2inc_img))
             cal_put_num(c, "l2.latency_cycles", l2inc_img, "measured",
                         ref(c, r, sizeof r, "cache_image.l2_latency_ns - l1_latency_ns, x clock"));
         cal_put_num(c, "buffer.latency_cycles",
-                    fmax(1, round(lat1 * clk - cal_value(c, "l2.latency_cycles") - alu_lat(c) -
-                                  xfer(c, 4, "l2.bandwidth", 0))),
+                    round(lat1 * clk - cal_value(c, "l2.latency_cycles") - alu_lat(c) -
+                          xfer(c, 4, "l2.bandwidth", 0)),
                     "measured", ref(c, r, sizeof r, "cache_buffer.l1_latency_ns x clock - "
                                     "l2.latency_cycles - core.alu_latency_cycles"));
     }
     cal_put_unit(c, "l2.size", whole_sets(size_last, cal_value(c, "l2.line"),
                                           cal_value(c, "l2.assoc")), "measured",
                  ref(c, r, sizeof r, "cache_buffer.%s, to whole sets", k1));
-    if (!pnum(c, "cache_buffer", "memory_latency_ns", &mem) && mem > lat_last) {
-        /* an L2 miss also moves one L2 line through the DRAM pipe */
+    if (!pnum(c, "cache_buffer", "memory_latency_ns", &mem)) {
+        /* an L2 miss also moves one L2 line through the DRAM pipe; a
+         * difference that is not positive is left to the latency check */
         double dbw = cal_value(c, "dram.bandwidth");
         double move = dbw > 0 ? cal_value(c, "l2.line") / dbw * 1e9 : 0;
-        cal_put_unit(c, "dram.latency", fmax(1, mem - lat_last - move) * 1e-9, "measured",
+        cal_put_unit(c, "dram.latency", (mem - lat_last - move) * 1e-9, "measured",
                      ref(c, r, sizeof r, "cache_buffer.memory_latency_ns - %s - one L2 line "
                          "over dram.bandwidth", k2));
     }

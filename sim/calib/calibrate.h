@@ -12,6 +12,12 @@
  * reported as unknown.  The rules, key by key, are in cal_rules.c and
  * configs/PROFILE.md ("Calibration").
  *
+ * Every value taken from the profile is first checked for plausibility
+ * against the device's other figures (the rule table in cal_checks.c):
+ * an impossible one is refused (the base's value, or the default or a
+ * placeholder, is kept), a suspicious one is flagged and used; both with
+ * the rule and its reason in the report and in the key's source ("check").
+ *
  * The result is a complete config (defaults written out, as `mgsim config
  * show` prints it) that passes `mgsim config check --strict`, and a report
  * of where each value came from.
@@ -29,11 +35,18 @@
 
 typedef enum { MG_CAL_PROFILE, MG_CAL_BASE, MG_CAL_DEFAULT, MG_CAL_UNKNOWN } mg_cal_origin;
 
+/* A plausibility check's verdict on a value taken from the profile. */
+typedef enum { MG_CAL_PASSED, MG_CAL_FLAGGED, MG_CAL_REFUSED } mg_cal_verdict;
+
 typedef struct mg_cal_key {
     char key[64];               /* dotted config key */
     char value[96];             /* canonical text of the value */
     int  origin;                /* mg_cal_origin */
     char ref[MG_REF_MAX];       /* the source's ref */
+    int  verdict;               /* mg_cal_verdict */
+    char rule[32];              /* the rule that flagged or refused it ("" when passed) */
+    char judged[96];            /* the profile's value the rule judged */
+    char why[MG_REF_MAX];       /* the rule's reason, with the figures */
 } mg_cal_key;
 
 typedef struct mg_cal_opts {
@@ -41,6 +54,7 @@ typedef struct mg_cal_opts {
     const char *base_path;      /* NULL: no base config */
     const char *name;           /* device.name of the result (NULL: derived) */
     double      min_conf;       /* conclusions below this confidence are not used (0.5) */
+    int         strict;         /* refuse flagged values too */
 } mg_cal_opts;
 
 typedef struct mg_cal {
@@ -64,6 +78,14 @@ void mg_cal_free(mg_cal *c);
  * origin, then the notes.  Text for people, JSON for tools. */
 void   mg_cal_report_text(FILE *f, const mg_cal *c);
 cJSON *mg_cal_report_json(const mg_cal *c);
+
+/* The plausibility rules: their names by action (full 0, for --help), or
+ * each with its action, the keys it judges, what it reads and its reason
+ * (full 1, `mgsim calibrate --rules`). */
+void mg_cal_rules_print(FILE *f, int full);
+
+/* "passed", "flagged", "refused". */
+const char *mg_cal_verdict_name(int verdict);
 
 /* "profile", "base", "default", "unknown". */
 const char *mg_cal_origin_name(int origin);

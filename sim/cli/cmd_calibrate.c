@@ -16,7 +16,7 @@ static void calibrate_usage(FILE *f)
 {
     fprintf(f,
             "Usage: mgsim calibrate --profile PROFILE.json [--base CFG] -o CFG.json\n"
-            "                       [--name NAME] [--min-confidence C] [--json]\n"
+            "                       [--name NAME] [--min-confidence C] [--strict] [--json]\n"
             "\n"
             "Builds a device config (mgsim-device/1) from a probe profile (`mgprobe\n"
             "run` or `mgsim vprobe`): every key the profile answers is taken from it,\n"
@@ -28,11 +28,22 @@ static void calibrate_usage(FILE *f)
             "out) and passes `mgsim config check --strict`.  The report (stdout) lists\n"
             "every key with its origin: profile, base, default or unknown.\n"
             "\n"
+            "Every value taken from the profile is checked for plausibility against\n"
+            "the device's other figures first: one a rule calls impossible is refused\n"
+            "(the base's value is kept), one it calls suspicious is flagged and used;\n"
+            "both are listed in the report and in the key's source (\"check\").  The\n"
+            "rules (`--rules` prints them; configs/PROFILE.md, \"Plausibility checks\"):\n"
+            "\n");
+    mg_cal_rules_print(f, 0);
+    fprintf(f,
+            "\n"
             "  -p, --profile FILE        the profile (required)\n"
             "  -b, --base CFG            the config that fills what the profile lacks\n"
             "  -o, --output FILE         the calibrated config (required; atomic)\n"
             "  -n, --name NAME           device.name (default: BASE-calibrated)\n"
             "  -m, --min-confidence C    ignore conclusions below C (default 0.5)\n"
+            "      --strict              refuse flagged values too\n"
+            "      --rules               print the plausibility rules and exit\n"
             "      --json                the report as JSON\n"
             "  -h, --help                print this help\n"
             "\n"
@@ -41,7 +52,7 @@ static void calibrate_usage(FILE *f)
             "      --base configs/devices/nvidia-h100.json -o h100-calibrated.json\n");
 }
 
-enum { OPT_JSON = 256 };
+enum { OPT_JSON = 256, OPT_STRICT, OPT_RULES };
 
 int mg_cmd_calibrate(int argc, char **argv)
 {
@@ -49,10 +60,12 @@ int mg_cmd_calibrate(int argc, char **argv)
         {"profile", required_argument, NULL, 'p'}, {"base", required_argument, NULL, 'b'},
         {"output", required_argument, NULL, 'o'},  {"name", required_argument, NULL, 'n'},
         {"min-confidence", required_argument, NULL, 'm'},
-        {"json", no_argument, NULL, OPT_JSON},    {"help", no_argument, NULL, 'h'},
+        {"json", no_argument, NULL, OPT_JSON},    {"strict", no_argument, NULL, OPT_STRICT},
+        {"rules", no_argument, NULL, OPT_RULES},
+        {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    mg_cal_opts o = {NULL, NULL, NULL, 0.5};
+    mg_cal_opts o = {NULL, NULL, NULL, 0.5, 0};
     const char *out = NULL;
     int json = 0;
     opterr = 0;
@@ -73,6 +86,8 @@ int mg_cmd_calibrate(int argc, char **argv)
             break;
         }
         case OPT_JSON: json = 1; break;
+        case OPT_STRICT: o.strict = 1; break;
+        case OPT_RULES: mg_cal_rules_print(stdout, 1); return MG_EXIT_OK;
         case 'h': calibrate_usage(stdout); return MG_EXIT_OK;
         default:
             return mg_cli_usage_error("calibrate", "unknown or incomplete option '%s'",

@@ -50,6 +50,8 @@ typedef struct mg_source {
     mg_source_kind kind;
     char ref[MG_REF_MAX];     /* citation: "romou Table 2", "facts.md Adreno 640" */
     char curve[MG_REF_MAX];   /* for fitted values: the curve reproduced */
+    char check[MG_REF_MAX];   /* a plausibility check's verdict (mgsim calibrate:
+                                 "flagged by RULE: ..." or "refused by RULE: ...") */
 } mg_source;
 
 typedef struct mg_cache_cfg {

@@ -433,8 +433,10 @@ static void source_fields(load_ctx *c, const char *path, const cJSON *s, mg_sour
         snprintf(kp, sizeof kp, "%s.%s", path, k->string);
         if (!strcmp(k->string, "kind")) {
             source_kind(c, kp, k, o);
-        } else if (!strcmp(k->string, "ref") || !strcmp(k->string, "curve")) {
-            char *dst = !strcmp(k->string, "ref") ? o->ref : o->curve;
+        } else if (!strcmp(k->string, "ref") || !strcmp(k->string, "curve") ||
+                   !strcmp(k->string, "check")) {
+            char *dst = !strcmp(k->string, "ref") ? o->ref
+                        : !strcmp(k->string, "curve") ? o->curve : o->check;
             if (!cJSON_IsString(k) || strlen(k->valuestring) >= MG_REF_MAX) {
                 mg_diag_error(c->d, "%s: %s: expected a string of at most %d characters",
                               c->name, kp, MG_REF_MAX - 1);
@@ -443,10 +445,10 @@ static void source_fields(load_ctx *c, const char *path, const cJSON *s, mg_sour
                 memcpy(dst, k->valuestring, strlen(k->valuestring) + 1);
             }
         } else {
-            static const char *const sk[] = {"kind", "ref", "curve"};
+            static const char *const sk[] = {"kind", "ref", "curve", "check"};
             mg_hint h;
             mg_diag_error(c->d, "%s: %s: unknown key%s", c->name, kp,
-                          mg_hint_near(&h, k->string, sk, 3, "\""));
+                          mg_hint_near(&h, k->string, sk, 4, "\""));
         }
     }
     if (o->kind == MG_SRC_NONE)

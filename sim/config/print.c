@@ -98,11 +98,12 @@ cJSON *mg_device_to_json(const mg_device *dev)
              * is itself a complete config that passes --strict. */
             cJSON_AddStringToObject(o, "kind", "default");
             cJSON_AddStringToObject(o, "ref", "mgsim schema default");
-            continue;
+        } else {
+            cJSON_AddStringToObject(o, "kind", mg_source_kind_name(s->kind));
+            cJSON_AddStringToObject(o, "ref", s->ref);
+            if (s->curve[0]) cJSON_AddStringToObject(o, "curve", s->curve);
         }
-        cJSON_AddStringToObject(o, "kind", mg_source_kind_name(s->kind));
-        cJSON_AddStringToObject(o, "ref", s->ref);
-        if (s->curve[0]) cJSON_AddStringToObject(o, "curve", s->curve);
+        if (s->check[0]) cJSON_AddStringToObject(o, "check", s->check);
     }
     return root;
 }
@@ -127,7 +128,7 @@ void mg_device_print_text(const mg_device *dev, FILE *out)
         if (s->kind != MG_SRC_NONE)
             snprintf(srcbuf, sizeof srcbuf, "%s: %s%s%s", mg_source_kind_name(s->kind),
                      s->ref, s->curve[0] ? "; fitted to " : "", s->curve);
-        fprintf(out, "%-34s %-*s %-7s %s\n", f->key, w, val,
-                dev->set[i] ? "file" : "default", srcbuf);
+        fprintf(out, "%-34s %-*s %-7s %s%s%s\n", f->key, w, val,
+                dev->set[i] ? "file" : "default", srcbuf, s->check[0] ? "; " : "", s->check);
     }
 }

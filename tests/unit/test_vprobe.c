@@ -3,7 +3,8 @@
  * (every configs/devices JSON file): `mgsim vprobe` must recover what the config
  * says, through the same kernels, knee detection and schema as mgprobe,
  * and `mgsim calibrate` of that virtual profile (on the same base) must
- * give the config back on the recovered keys.
+ * give the config back on the recovered keys, every value passing the
+ * plausibility rules (sim/calib/cal_checks.c).
  *
  * Tolerances: discrete values exact (warp, register file and model, line
  * shapes, cache sizes: the model's sets take an address's low bits XOR a
@@ -213,7 +214,7 @@ static void test_calibrate_roundtrip(void)
         const vcase *c = &cases[i];
         const mg_device *d = &c->dev;
         mg_cal cal;
-        mg_cal_opts o = {"vprofile.json", "base.json", NULL, 0.5};
+        mg_cal_opts o = {"vprofile.json", "base.json", NULL, 0.5, 0};
         mg_diag dg;
         mg_diag_init(&dg);
         int rc = mg_calibrate(c->prof, d, &o, &cal, &dg);
@@ -239,6 +240,14 @@ static void test_calibrate_roundtrip(void)
         check(c, "dram.bw", d->dram_bandwidth, k->dram_bandwidth, 0.05);
         /* latencies: split per the latency composition, to the cycle or two */
         if (fa) CU_ASSERT(llabs(k->tex_l1.latency_cycles - d->tex_l1.latency_cycles) <= 2);
+        /* a config's own virtual profile passes every plausibility rule */
+        for (int j = 0; j < cal.n_keys; j++) {
+            const mg_cal_key *x = &cal.keys[j];
+            if (x->verdict == MG_CAL_PASSED) continue;
+            fprintf(stderr, "\n  calibrate %s: %s = %s %s by %s: %s", c->name, x->key,
+                    x->judged, mg_cal_verdict_name(x->verdict), x->rule, x->why);
+            CU_FAIL("a virtual profile failed a plausibility rule");
+        }
         mg_cal_free(&cal);
     }
 }
