@@ -11,9 +11,10 @@
 # replay: DIR/fuzz_TARGET FILE) and fails the target.  Prints one line per
 # target and "fuzz: N passed, N failed"; exit 1 when any failed.
 #
-# MODE = merge instead minimizes DIR/corpus/TARGET and the seeds into
-# tests/fuzz/corpus/TARGET (the inputs that add coverage): `make
-# fuzz-corpus`, after a long run, to refresh the committed corpus.
+# MODE = merge instead minimizes DIR/corpus/TARGET (what runs found, not
+# the seeds, which ship anyway) into tests/fuzz/corpus/TARGET, inputs up
+# to 4 KiB: `make fuzz-corpus`, after a long run, to refresh the
+# committed corpus (keep it to a few hundred KiB in all).
 set -u
 dir=$1 mode=$2 n=$3
 shift 3
@@ -51,8 +52,7 @@ for t in "$@"; do
     if [ "$mode" = merge ]; then
         tmp="$dir/merge-$t"
         rm -rf "$tmp" && mkdir -p "$tmp"
-        # shellcheck disable=SC2046
-        "$bin" -merge=1 "$tmp" "$keep" "$corpus" $(seeds_of "$t") >"$log" 2>&1 &&
+        "$bin" -merge=1 -max_len=4096 "$tmp" "$keep" "$corpus" >"$log" 2>&1 &&
             rm -rf "$keep" && mv "$tmp" "$keep" &&
             echo "fuzz: $t: $(ls "$keep" | wc -l) inputs, $(du -sk "$keep" | cut -f1) KiB" &&
             pass=$((pass + 1)) || { echo "fuzz: $t: FAIL: merge (see $log)"; fail=$((fail + 1)); }
