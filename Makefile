@@ -155,31 +155,57 @@ clean:
 -include $(LIB_OBJS:.o=.d) $(MGSIM_OBJS:.o=.d) $(PROBE_OBJS:.o=.d) $(TEST_OBJS:.o=.d) \
          $(BENCH_SRCS:%.c=$(BUILD)/%.d)
 
-# ---- fuzzing: the trace reader ---------------------------------------------
-# `make fuzz` builds tests/fuzz/fuzz_trace.c, a libFuzzer target, with clang
-# (-fsanitize=fuzzer,address,undefined) straight from the trace sources under
-# build/fuzz/, then runs it for FUZZ_SECONDS seeded with the bad-trace corpus
-# and the sample traces.  New inputs collect in build/fuzz/corpus/; a crash
-# leaves build/fuzz/crash-* (replay: build/fuzz/fuzz_trace FILE).
+# ---- fuzzing: every parser ------------------------------------------------
+# tests/fuzz/fuzz_NAME.c is a libFuzzer target (README.md, "Reliability"),
+# built with clang (-fsanitize=fuzzer,address,undefined) against the
+# library compiled again under build/fuzz/obj/ (plus probe/vmatrix.c, the
+# OpenCL-free verify matrix parser) and tests/fuzz/harness.c.  mk/fuzz.sh
+# runs them:
+#   make fuzz         each for FUZZ_SECONDS (default 10)
+#   make fuzz-smoke   each for FUZZ_SMOKE_SECONDS (default 4): CI
+#   make fuzz-long    each for FUZZ_RUNS executions (default 10^7): by hand
+#   make fuzz-corpus  minimize build/fuzz/corpus/ into tests/fuzz/corpus/
+# A crash leaves build/fuzz/NAME-crash-* (replay: build/fuzz/fuzz_NAME FILE).
 # (-Wno-format-nonliteral: clang, unlike gcc, flags the vprintf in base/diag.c.)
 FUZZ_CC      ?= clang
-FUZZ_SECONDS ?= 60
+FUZZ_SECONDS ?= 10
+FUZZ_SMOKE_SECONDS ?= 4
+FUZZ_RUNS    ?= 10000000
 FUZZ_DIR     := build/fuzz
-FUZZ_SRCS    := tests/fuzz/fuzz_trace.c traces/trace_rec.c traces/trace_codec.c \
-                traces/trace_decode.c traces/trace_check.c traces/trace_read.c \
-                traces/trace_stats.c traces/trace_lineset.c base/diag.c
-FUZZ_BIN     := $(FUZZ_DIR)/fuzz_trace
+FUZZ_FLAGS    = $(CSTD) $(WARN) -Wno-format-nonliteral -O1 -g -fno-omit-frame-pointer \
+                -fsanitize=address,undefined -fno-sanitize-recover=all $(INCLUDES) -MMD -MP
+FUZZ_NAMES   := $(patsubst tests/fuzz/fuzz_%.c,%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
+FUZZ_BINS    := $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
+FUZZ_LOBJS   := $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(LIB_SRCS) probe/vmatrix.c)
+FUZZ_LIB     := $(FUZZ_DIR)/libmgsim.a
 
-.PHONY: fuzz
-$(FUZZ_BIN): $(FUZZ_SRCS) $(wildcard traces/*.h) base/diag.h
+.PHONY: fuzz fuzz-smoke fuzz-long fuzz-corpus fuzz-build fuzz-clang
+fuzz-clang:
 	@command -v $(FUZZ_CC) >/dev/null 2>&1 || sh mk/deps.sh install-fuzz
-	@mkdir -p $(FUZZ_DIR)
-	$(FUZZ_CC) $(CSTD) $(WARN) -Wno-format-nonliteral -O1 -g -fno-omit-frame-pointer \
-	    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(INCLUDES) \
-	    -o $@ $(FUZZ_SRCS) -lm
 
-fuzz: $(FUZZ_BIN)
-	@mkdir -p $(FUZZ_DIR)/corpus
-	@cp tests/bad/traces/*.mgt traces/samples/*.mgt $(FUZZ_DIR)/corpus/
-	cd $(FUZZ_DIR) && ./fuzz_trace -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
-	    -artifact_prefix=./ corpus
+$(FUZZ_DIR)/obj/%.o: %.c | fuzz-clang
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+
+$(FUZZ_LIB): $(FUZZ_LOBJS)
+	rm -f $@ && ar rcs $@ $^
+
+$(FUZZ_DIR)/fuzz_%: $(FUZZ_DIR)/obj/tests/fuzz/fuzz_%.o $(FUZZ_DIR)/obj/tests/fuzz/harness.o \
+                    $(FUZZ_LIB)
+	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -o $@ $^ -lcjson -lm -lpthread
+
+fuzz-build: $(FUZZ_BINS)
+
+fuzz: fuzz-build
+	@sh mk/fuzz.sh $(FUZZ_DIR) time $(FUZZ_SECONDS) $(FUZZ_NAMES)
+
+fuzz-smoke: fuzz-build
+	@sh mk/fuzz.sh $(FUZZ_DIR) time $(FUZZ_SMOKE_SECONDS) $(FUZZ_NAMES)
+
+fuzz-long: fuzz-build
+	@sh mk/fuzz.sh $(FUZZ_DIR) runs $(FUZZ_RUNS) $(FUZZ_NAMES)
+
+fuzz-corpus: fuzz-build
+	@sh mk/fuzz.sh $(FUZZ_DIR) merge 0 $(FUZZ_NAMES)
+
+-include $(FUZZ_LOBJS:.o=.d)

@@ -1,6 +1,8 @@
 /* jsonfile.c - see jsonfile.h. */
 #include "base/jsonfile.h"
 
+#include "base/hash.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -122,31 +124,70 @@ static int too_deep(const char *text, size_t off)
     return scan_depth(text, off, &depth, &in_str) == 0 && depth >= CJSON_NESTING_LIMIT;
 }
 
+/* The keys of one object seen so far: an open-addressed table of cJSON
+ * nodes keyed by FNV-1a of their names, sized for the object's member count
+ * at most half full, so the duplicate check is linear in the document. */
+typedef struct {
+    const cJSON **slot;
+    size_t mask;
+} keyset;
+
+/* Size ks for n keys.  Returns 0, or -1 when out of memory. */
+static int keyset_init(keyset *ks, size_t n)
+{
+    size_t cap = 8;
+    while (cap < 2 * n) cap *= 2;
+    ks->slot = calloc(cap, sizeof *ks->slot);
+    ks->mask = cap - 1;
+    return ks->slot ? 0 : -1;
+}
+
+/* Insert c by its name; returns 1 when a member of that name was already
+ * there (a duplicate), 0 when inserted. */
+static int keyset_add(keyset *ks, const cJSON *c)
+{
+    const char *k = c->string ? c->string : "";
+    size_t i = (size_t)mg_fnv1a_str(k) & ks->mask;
+    for (; ks->slot[i]; i = (i + 1) & ks->mask) {
+        const char *e = ks->slot[i]->string ? ks->slot[i]->string : "";
+        if (!strcmp(e, k)) return 1;
+    }
+    ks->slot[i] = c;
+    return 0;
+}
+
 /* Recursively reject objects with a repeated key; `path` is the JSON path
- * of j.  Returns 0 when clean. */
+ * of j.  Reports the first repeat in document order.  Returns 0 when
+ * clean. */
 static int check_dups(const char *name, const cJSON *j, char *path, size_t plen,
                       mg_diag *d)
 {
     if (!cJSON_IsObject(j) && !cJSON_IsArray(j)) return 0;
-    size_t base = strlen(path);
-    int idx = 0;
-    for (const cJSON *c = j->child; c; c = c->next, idx++) {
+    size_t base = strlen(path), n = 0;
+    for (const cJSON *c = j->child; c; c = c->next) n++;
+    keyset ks = {NULL, 0};
+    if (cJSON_IsObject(j) && keyset_init(&ks, n)) {
+        mg_diag_error(d, "%s: %s: out of memory checking for duplicate keys", name, path);
+        return -1;
+    }
+    int idx = 0, rc = 0;
+    for (const cJSON *c = j->child; c && !rc; c = c->next, idx++) {
         if (cJSON_IsObject(j)) {
-            for (const cJSON *e = j->child; e != c; e = e->next) {
-                if (e->string && c->string && !strcmp(e->string, c->string)) {
-                    mg_diag_error(d, "%s: %s.%s: duplicate key (each key may appear once)",
-                                  name, path, c->string);
-                    return -1;
-                }
+            if (keyset_add(&ks, c)) {
+                mg_diag_error(d, "%s: %s.%s: duplicate key (each key may appear once)",
+                              name, path, c->string ? c->string : "?");
+                rc = -1;
+                break;
             }
             snprintf(path + base, plen - base, ".%s", c->string ? c->string : "?");
         } else {
             snprintf(path + base, plen - base, "[%d]", idx);
         }
-        if (check_dups(name, c, path, plen, d)) return -1;
+        rc = check_dups(name, c, path, plen, d);
         path[base] = '\0';
     }
-    return 0;
+    free(ks.slot);
+    return rc;
 }
 
 cJSON *mg_json_parse(const char *name, const char *text, size_t len, mg_diag *d)

@@ -2,6 +2,11 @@
  * jsonfile.h - strict JSON input: read a file, parse it, reject what cJSON
  * would silently accept (duplicate keys, NUL bytes, trailing garbage), and
  * locate errors as FILE:LINE:COL (byte offset N).
+ *
+ * Limits: an input is at most MG_JSON_MAX_BYTES (64 MiB) and nests at most
+ * CJSON_NESTING_LIMIT (1000) arrays and objects; beyond either it is
+ * refused with a message.  Parsing and the duplicate-key check (hashed per
+ * object) are linear in the input.
  */
 #ifndef MG_JSONFILE_H
 #define MG_JSONFILE_H

@@ -27,7 +27,9 @@ int mg_unit_parse(mg_unit_kind kind, const char *s, double *out,
 
 /* Format `v` (base units) canonically: the largest unit in which it is an
  * exact, short number ("128KiB", "585MHz", "194.5GB/s", "120ns").  The
- * output parses back to the same value.  Returns buf. */
+ * output parses back to v within a relative 1e-15 (the unit's scale may
+ * round the last bit: 1.2e-6 s prints "1.2us", which parses to the double
+ * below it).  Returns buf. */
 char *mg_unit_format(mg_unit_kind kind, double v, char *buf, size_t len);
 
 /* A one-word name and an example, for help texts and error messages. */

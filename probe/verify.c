@@ -5,16 +5,15 @@
  * an instrumented build, against the generator's trace (fidelity).
  *
  * Schedules come from the command line (one) or a matrix file (one per
- * line); all are parsed before anything runs, so a typo fails fast with
- * file:line.  Each prints one status line; details (trace mismatches, a
- * build log) follow it indented.  The per-schedule work is vcheck.c;
+ * line, all parsed by vmatrix.c before anything runs).  Each prints one
+ * status line; details (trace mismatches, a build log) follow it indented.  The per-schedule work is vcheck.c;
  * --jobs spreads schedules over worker processes (vjobs.c).
  */
 #include "probe/kexec.h"
 #include "probe/mgprobe.h"
 #include "probe/vcheck.h"
 #include "probe/vjobs.h"
-#include "base/jsonfile.h"
+#include "probe/vmatrix.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -80,97 +79,6 @@ static const struct option verify_opts[] = {
     {NULL, 0, NULL, 0},
 };
 
-/* The parsed schedules. */
-typedef struct sched_list {
-    mg_schedule *s;
-    size_t n, cap;
-} sched_list;
-
-/* Append s to l.  Returns 0, -1 on OOM. */
-static int list_add(sched_list *l, const mg_schedule *s)
-{
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 64;
-        mg_schedule *p = realloc(l->s, cap * sizeof *p);
-        if (!p) return -1;
-        l->s = p;
-        l->cap = cap;
-    }
-    l->s[l->n++] = *s;
-    return 0;
-}
-
-/* Parse words[0] (the op) and words[1..n-1] as one schedule into l; on an
- * error print every message prefixed by `where`.  Returns 0 or -1. */
-static int parse_words(sched_list *l, int n, char **words, const char *where)
-{
-    mg_diag d;
-    mg_diag_init(&d);
-    mg_schedule s;
-    int rc = mg_schedule_parse(words[0], n - 1, words + 1, &s, &d);
-    if (rc == 0 && list_add(l, &s)) {
-        mg_diag_error(&d, "out of memory");
-        rc = -1;
-    }
-    if (rc) {
-        for (size_t i = 0; i < d.stored; i++) {
-            const char *m = d.msg[i];
-            if (!strncmp(m, "schedule: ", 10)) m += 10;   /* the parser's own place */
-            fprintf(stderr, "mgprobe: verify: %s: %s\n", where, m);
-        }
-        if (!d.stored) fprintf(stderr, "mgprobe: verify: %s: invalid schedule\n", where);
-    }
-    mg_diag_free(&d);
-    return rc;
-}
-
-/* Parse every schedule of matrix file `path` into l (all lines are checked,
- * every error printed).  Returns 0, or -1 when any line is bad or the file
- * cannot be read. */
-static int parse_matrix(sched_list *l, const char *path)
-{
-    mg_diag d;
-    mg_diag_init(&d);
-    size_t len;
-    char *text = mg_read_file(path, MG_JSON_MAX_BYTES, &len, &d);
-    if (!text) {
-        fprintf(stderr, "mgprobe: verify: %s\n", mg_diag_first(&d));
-        mg_diag_free(&d);
-        return -1;
-    }
-    mg_diag_free(&d);
-    int bad = 0, lineno = 0;
-    for (char *line = text, *next; line; line = next) {
-        lineno++;
-        next = strchr(line, '\n');
-        if (next) *next++ = '\0';
-        char *hash = strchr(line, '#');
-        if (hash) *hash = '\0';
-        char *words[128];
-        int n = 0;
-        for (char *w = strtok(line, " \t\r\v\f"); w; w = strtok(NULL, " \t\r\v\f")) {
-            if (n == (int)(sizeof words / sizeof words[0])) {
-                fprintf(stderr, "mgprobe: verify: %s:%d: more than %zu words\n", path, lineno,
-                        sizeof words / sizeof words[0]);
-                bad = 1;
-                n = 0;
-                break;
-            }
-            words[n++] = w;
-        }
-        if (n == 0) continue;
-        char where[4200];
-        snprintf(where, sizeof where, "%s:%d", path, lineno);
-        if (parse_words(l, n, words, where)) bad = 1;
-    }
-    free(text);
-    if (!bad && l->n == 0) {
-        fprintf(stderr, "mgprobe: verify: %s: no schedules in the file\n", path);
-        bad = 1;
-    }
-    return bad ? -1 : 0;
-}
-
 /* Seconds since an arbitrary start. */
 static double now_s(void)
 {
@@ -182,7 +90,7 @@ static double now_s(void)
 /* One verify run: the schedules, the options, the device (in a worker),
  * the counts (in the parent). */
 typedef struct vrun {
-    const sched_list *l;
+    const mgp_vmatrix *l;
     int      trace, tty;
     unsigned pi, di;
     mgp_kexec_dev dev;
@@ -337,9 +245,9 @@ int mgp_cmd_verify(int argc, char **argv)
         return mgp_usage_error("verify", "give either --matrix FILE or one schedule, not both");
     if (!matrix && optind >= argc)
         return mgp_usage_error("verify", "no schedule: give --matrix FILE or OP key=value ...");
-    sched_list l = {NULL, 0, 0};
-    int bad = matrix ? parse_matrix(&l, matrix)
-                     : parse_words(&l, argc - optind, argv + optind, "command line");
+    mgp_vmatrix l = {NULL, 0, 0};
+    int bad = matrix ? mgp_vmatrix_load(&l, matrix)
+                     : mgp_vmatrix_add_words(&l, argc - optind, argv + optind, "command line");
     int rc = MGP_EXIT_BAD;
     if (!bad) {
         vrun v;
@@ -350,6 +258,6 @@ int mgp_cmd_verify(int argc, char **argv)
         v.di = di;
         rc = run_all(&v, (int)jobs);
     }
-    free(l.s);
+    mgp_vmatrix_free(&l);
     return rc;
 }

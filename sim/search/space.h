@@ -91,8 +91,9 @@ typedef struct mg_space {
     int  keyparts[MG_SPACE_MAX_VARS];          /* 0: whole key, else 2 or 3 */
 } mg_space;
 
-/* Load and check a space file.  Returns 0, or -1 with every problem found
- * in d ("FILE: $.knobs[2].split.of: expected ..."). */
+/* Load and check a space file (or a parsed document named `name`).
+ * Returns 0, or -1 with every problem found in d ("FILE: $.knobs[2].split.of:
+ * expected ...") and nothing left to free. */
 int  mg_space_load(const char *path, mg_space *sp, mg_diag *d);
 int  mg_space_from_json(const cJSON *root, const char *name, mg_space *sp, mg_diag *d);
 void mg_space_free(mg_space *sp);

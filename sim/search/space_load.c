@@ -625,7 +625,8 @@ static void resolve_aliases(ctx *c)
     }
 }
 
-int mg_space_from_json(const cJSON *root, const char *name, mg_space *sp, mg_diag *d)
+/* mg_space_from_json without freeing what it filled on failure. */
+static int space_parse(const cJSON *root, const char *name, mg_space *sp, mg_diag *d)
 {
     memset(sp, 0, sizeof *sp);
     snprintf(sp->path, sizeof sp->path, "%s", name);
@@ -645,6 +646,13 @@ int mg_space_from_json(const cJSON *root, const char *name, mg_space *sp, mg_dia
     return d->n == before ? 0 : -1;
 }
 
+int mg_space_from_json(const cJSON *root, const char *name, mg_space *sp, mg_diag *d)
+{
+    int rc = space_parse(root, name, sp, d);
+    if (rc) mg_space_free(sp);
+    return rc;
+}
+
 int mg_space_load(const char *path, mg_space *sp, mg_diag *d)
 {
     memset(sp, 0, sizeof *sp);
@@ -652,7 +660,6 @@ int mg_space_load(const char *path, mg_space *sp, mg_diag *d)
     if (!j) return -1;
     int rc = mg_space_from_json(j, path, sp, d);
     cJSON_Delete(j);
-    if (rc) mg_space_free(sp);
     return rc;
 }
 

@@ -46,6 +46,40 @@ static void test_parse_errors(void)
     parse_fails(LIT("{} {}"), "JSON syntax error at byte offset 3");
 }
 
+/* A flat object of n keys "k0".."k{n-1}", then `extra` ("" or a member
+ * with its leading comma), in a malloc'd buffer; *len its length. */
+static char *many_keys(int n, const char *extra, size_t *len)
+{
+    size_t cap = (size_t)n * 24 + strlen(extra) + 8, at = 0;
+    char *buf = malloc(cap);
+    buf[at++] = '{';
+    for (int i = 0; i < n; i++)
+        at += (size_t)snprintf(buf + at, cap - at, "%s\"k%d\": %d", i ? ", " : "", i, i);
+    at += (size_t)snprintf(buf + at, cap - at, "%s}", extra);
+    *len = at;
+    return buf;
+}
+
+/* 200,000 keys: the duplicate check is linear (hashed), so this parses in
+ * well under a second; a quadratic check would take minutes.  A repeat at
+ * the end is still found and named. */
+static void test_many_keys(void)
+{
+    size_t len;
+    char *buf = many_keys(200000, "", &len);
+    mg_diag d;
+    mg_diag_init(&d);
+    cJSON *j = mg_json_parse("t.json", buf, len, &d);
+    CU_ASSERT_PTR_NOT_NULL(j);
+    CU_ASSERT_EQUAL(cJSON_GetArraySize(j), 200000);
+    cJSON_Delete(j);
+    free(buf);
+    mg_diag_free(&d);
+    buf = many_keys(200000, ", \"k199999\": 0", &len);
+    parse_fails(buf, len, "$.k199999: duplicate key");
+    free(buf);
+}
+
 static void test_load_missing(void)
 {
     mg_diag d;
@@ -183,6 +217,7 @@ int add_jsonfile_suite(void)
     CU_pSuite s = CU_add_suite("jsonfile", NULL, NULL);
     if (!s) return -1;
     if (!CU_add_test(s, "parse_errors", test_parse_errors) ||
+        !CU_add_test(s, "many_keys", test_many_keys) ||
         !CU_add_test(s, "load_missing", test_load_missing))
         return -1;
     return 0;

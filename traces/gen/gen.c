@@ -5,6 +5,7 @@
 #include "traces/gen/clemit.h"
 #include "traces/gen/op.h"
 #include "traces/gen/strbuf.h"
+#include "traces/trace_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,14 +28,70 @@ static int plan_checked(mg_gen *g, mg_diag *d)
     return 0;
 }
 
+/* OpenCL's sizes are 32-bit: each of the launch's global and local sizes
+ * must be 1..2^32-1 before the trace header narrows them. */
+static int check_sizes(const mg_gen *g, mg_diag *d)
+{
+    const mg_kernel *k = &g->k;
+    for (int i = 0; i < 3; i++) {
+        if (k->global[i] >= 1 && k->global[i] <= UINT32_MAX && k->local[i] >= 1 &&
+            k->local[i] <= UINT32_MAX)
+            continue;
+        mg_diag_error(d, "%s: global size %lld x %lld x %lld, work group %lld x %lld x %lld: "
+                      "each must be 1..%u (OpenCL's sizes are 32-bit)", g->s.op->name,
+                      (long long)k->global[0], (long long)k->global[1],
+                      (long long)k->global[2], (long long)k->local[0], (long long)k->local[1],
+                      (long long)k->local[2], UINT32_MAX);
+        return -1;
+    }
+    uint64_t items = 1, most = (uint64_t)MG_TRACE_MAX_WARPS * (k->warp ? k->warp : 1);
+    for (int i = 0; i < 3; i++) {
+        items *= (uint64_t)k->local[i];     /* <= 2^17 x 2^32: no overflow */
+        if (items > most) {
+            mg_diag_error(d, "%s: work group %lld x %lld x %lld is more than %u warps of %u "
+                          "lanes (the trace format's limit)", g->s.op->name,
+                          (long long)k->local[0], (long long)k->local[1],
+                          (long long)k->local[2], MG_TRACE_MAX_WARPS, k->warp);
+            return -1;
+        }
+    }
+    for (int i = 0; i < k->n_tensors; i++) {
+        const mg_tensor *t = &k->t[i];
+        int64_t w = t->layout == MG_TL_IMAGE ? mg_tensor_img_width(t) : 1;
+        int64_t h = t->layout == MG_TL_IMAGE ? mg_tensor_img_height(t) : 1;
+        if (w < 1 || h < 1 || w > MG_TRACE_MAX_IMAGE_SIDE || h > MG_TRACE_MAX_IMAGE_SIDE) {
+            mg_diag_error(d, "%s: image \"%s\": size %lldx%lld out of range (1..%u each)",
+                          g->s.op->name, t->name, (long long)w, (long long)h,
+                          MG_TRACE_MAX_IMAGE_SIDE);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The launch within every limit of the trace format (and so of gen -o,
+ * run and the model): 32-bit sizes, warps per work group, image sides,
+ * then the whole header as a trace file's reader checks it.  Before any
+ * trace is made, so an impossible launch fails at once. */
+static int check_geometry(mg_gen *g, mg_diag *d)
+{
+    if (check_sizes(g, d)) return -1;
+    mg_kernel_trace_header(&g->k, &g->hdr);
+    char why[256];
+    if (mg_trace_check_header(&g->hdr, why, sizeof why)) {
+        mg_diag_error(d, "%s: %s", g->s.op->name, why);
+        return -1;
+    }
+    return 0;
+}
+
 int mg_gen_prepare(mg_gen *g, const mg_schedule *s, mg_diag *d)
 {
     memset(g, 0, sizeof *g);
     g->s = *s;
     mg_kernel *k = &g->k;
     k->warp = (uint32_t)s->warp;
-    if (plan_checked(g, d)) return -1;
-    mg_kernel_trace_header(k, &g->hdr);
+    if (plan_checked(g, d) || check_geometry(g, d)) return -1;
     mg_sb sb;
     mg_sb_init(&sb);
     mg_cl_preamble(k, &sb);
