@@ -46,6 +46,35 @@ static void test_parse_errors(void)
     parse_fails(LIT("{} {}"), "JSON syntax error at byte offset 3");
 }
 
+/* Strings: valid UTF-8 without control characters, raw or escaped. */
+static void test_parse_strings(void)
+{
+    parse_fails(LIT("{\"a\": \"x\xff\"}"), "$.a: expected UTF-8 text, got the byte 0xff at character 2");
+    parse_fails(LIT("{\"a\": \"\xc0\xaf\"}"), "the byte 0xc0");          /* overlong */
+    parse_fails(LIT("{\"a\": \"\xed\xa0\x80\"}"), "the byte 0xed");      /* a surrogate */
+    parse_fails(LIT("{\"a\": \"\xf4\x90\x80\x80\"}"), "the byte 0xf4"); /* past U+10FFFF */
+    parse_fails(LIT("{\"a\": \"\xe2\x82\"}"), "the byte 0xe2");           /* cut short */
+    parse_fails(LIT("{\"a\": [\"ok\", \"\\u001b[31m\"]}"),
+                "$.a[1]: expected text without control characters, got U+001B at character 1");
+    parse_fails(LIT("{\"a\": \"x\ty\"}"), "got U+0009 at character 2");
+    parse_fails(LIT("{\"a\": \"x\\ny\"}"), "got U+000A at character 2");
+    parse_fails(LIT("{\"a\": \"\xc2\x9b\"}"), "got U+009B at character 1");
+    parse_fails(LIT("{\"a\": \"\x7f\"}"), "got U+007F at character 1");
+    parse_fails(LIT("{\"n\": \"adre\\u0000no640\"}"),
+                "$.n: expected text without NUL characters, got \\u0000 at character 5");
+    parse_fails(LIT("{\"a\": {\"ok\": 1, \"b\\u0007\": 2}}"),
+                "$.a: key #2: expected text without control characters, got U+0007");
+    const char *good = "{\"\xc3\xa9\": [\"\\\"\\\\\\/\", \"\\u00e9\\ud83d\\ude00\xe2\x9c\x93\xf0\x9f\x98\x80\"], "
+                       "\"n\": 1, \"t\": true, \"z\": \"\"}";
+    mg_diag d;
+    mg_diag_init(&d);
+    cJSON *j = mg_json_parse("t.json", good, strlen(good), &d);
+    CU_ASSERT_PTR_NOT_NULL(j);
+    if (!j) fprintf(stderr, "\n%s\n", mg_diag_first(&d));
+    cJSON_Delete(j);
+    mg_diag_free(&d);
+}
+
 static void test_load_missing(void)
 {
     mg_diag d;
@@ -183,7 +212,8 @@ int add_jsonfile_suite(void)
     CU_pSuite s = CU_add_suite("jsonfile", NULL, NULL);
     if (!s) return -1;
     if (!CU_add_test(s, "parse_errors", test_parse_errors) ||
-        !CU_add_test(s, "load_missing", test_load_missing))
+        !CU_add_test(s, "load_missing", test_load_missing) ||
+        !CU_add_test(s, "parse_strings", test_parse_strings))
         return -1;
     return 0;
 }
