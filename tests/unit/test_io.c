@@ -207,6 +207,37 @@ static void test_diag(void)
     mg_diag_free(&d);
 }
 
+/* The registry of temporaries: an open afile's temporary is listed, a
+ * committed one is not; mg_afile_remove_tracked removes files, then the
+ * directories that are empty by then. */
+static void test_afile_registry(void)
+{
+    char dir[] = "/tmp/mg_afile_regXXXXXX";
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    char out[256], kept[256];
+    snprintf(out, sizeof out, "%s/out.txt", dir);
+    snprintf(kept, sizeof kept, "%s/kept.txt", dir);
+    mg_afile a, b;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mg_afile_open(&b, kept));
+    fputs("kept\n", b.f);
+    CU_ASSERT_EQUAL(mg_afile_commit(&b), 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mg_afile_open(&a, out));
+    CU_ASSERT(a.slot >= 0);
+    int ds = mg_afile_track(dir, 1);
+    CU_ASSERT(ds >= 0);
+    CU_ASSERT_EQUAL(access(a.tmp, F_OK), 0);
+    mg_afile_remove_tracked();
+    CU_ASSERT_NOT_EQUAL(access(a.tmp, F_OK), 0);       /* the temporary went */
+    CU_ASSERT_EQUAL(access(kept, F_OK), 0);            /* a committed file stays */
+    CU_ASSERT_EQUAL(access(dir, F_OK), 0);             /* so its directory stays */
+    mg_afile_abort(&a);
+    CU_ASSERT_EQUAL(a.slot, -1);
+    unlink(kept);
+    mg_afile_remove_tracked();
+    CU_ASSERT_NOT_EQUAL(access(dir, F_OK), 0);         /* empty now: removed */
+    mg_afile_untrack(ds);
+}
+
 int add_jsonfile_suite(void)
 {
     CU_pSuite s = CU_add_suite("jsonfile", NULL, NULL);
@@ -229,7 +260,8 @@ int add_afile_suite(void)
 {
     CU_pSuite s = CU_add_suite("afile", NULL, NULL);
     return s && CU_add_test(s, "commit_abort", test_afile) &&
-                   CU_add_test(s, "special", test_afile_special) ? 0 : -1;
+                   CU_add_test(s, "special", test_afile_special) &&
+                   CU_add_test(s, "registry", test_afile_registry) ? 0 : -1;
 }
 
 int add_diag_suite(void)

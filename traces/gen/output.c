@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static const char *dtype_name(int dt)
 {
@@ -108,9 +109,43 @@ static int write_text(const char *dir, const char *name, const char *text, const
     return 0;
 }
 
-int mg_gen_write_dir(const mg_gen *g, const char *dir, int no_trace, mg_diag *d)
+/* What one `gen -o` has made so far: removed again (by mg_gen_write_dir on
+ * failure, or by base/afile's handler on SIGINT/SIGTERM/SIGHUP) until the
+ * set is complete. */
+typedef struct made {
+    int  slot[4];       /* registry slots: the directory, then the outputs */
+    char path[3][4096]; /* the outputs committed so far */
+    int  n;             /* outputs committed */
+    char dir[4096];     /* the directory, when this run created it */
+} made;
+
+/* Record an output committed at dir/name. */
+static void made_file(made *m, const char *dir, const char *name)
 {
-    if (mkdir(dir, 0777) && errno != EEXIST) {
+    snprintf(m->path[m->n], sizeof m->path[m->n], "%s/%s", dir, name);
+    m->slot[1 + m->n] = mg_afile_track(m->path[m->n], 0);
+    m->n++;
+}
+
+/* Forget the registry entries; with undo, first remove what was made. */
+static void made_end(made *m, int undo)
+{
+    for (int i = 0; i < m->n; i++) {
+        if (undo) unlink(m->path[i]);
+        mg_afile_untrack(m->slot[1 + i]);
+    }
+    if (undo && m->dir[0]) rmdir(m->dir);
+    mg_afile_untrack(m->slot[0]);
+}
+
+/* Create dir unless it exists (then it must be a directory); a directory
+ * created here is recorded in m. */
+static int make_dir(made *m, const char *dir, mg_diag *d)
+{
+    if (mkdir(dir, 0777) == 0) {
+        snprintf(m->dir, sizeof m->dir, "%s", dir);
+        m->slot[0] = mg_afile_track(dir, 1);
+    } else if (errno != EEXIST) {
         mg_diag_error(d, "%s: cannot create directory: %s", dir, strerror(errno));
         return -1;
     }
@@ -119,18 +154,43 @@ int mg_gen_write_dir(const mg_gen *g, const char *dir, int no_trace, mg_diag *d)
         mg_diag_error(d, "%s: not a directory", dir);
         return -1;
     }
+    return 0;
+}
+
+/* The trace of g at dir/trace.mgt; with no_trace, a trace.mgt left there
+ * by an earlier run is removed instead (it belongs to another kernel). */
+static int write_trace(made *m, const mg_gen *g, const char *dir, int no_trace, mg_diag *d)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/trace.mgt", dir);
+    if (no_trace) {
+        if (unlink(path) && errno != ENOENT) {
+            mg_diag_error(d, "%s: cannot remove the stale trace: %s", path, strerror(errno));
+            return -1;
+        }
+        return 0;
+    }
+    mg_gen_stream gs;
+    mg_trace_source src = mg_gen_source(&gs, g);
+    if (mg_trace_write_all(path, &src, d)) return -1;
+    made_file(m, dir, "trace.mgt");
+    return 0;
+}
+
+int mg_gen_write_dir(const mg_gen *g, const char *dir, int no_trace, mg_diag *d)
+{
+    made m = { .slot = { -1, -1, -1, -1 } };
+    int rc = make_dir(&m, dir, d);
     /* The trace first: it is the slow part, and a failure there leaves no
      * kernel.cl/kernel.json pair pointing at a missing trace. */
-    if (!no_trace) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/trace.mgt", dir);
-        mg_gen_stream gs;
-        mg_trace_source src = mg_gen_source(&gs, g);
-        if (mg_trace_write_all(path, &src, d)) return -1;
+    if (!rc) rc = write_trace(&m, g, dir, no_trace, d);
+    if (!rc) rc = write_text(dir, "kernel.cl", g->source, NULL, d);
+    if (!rc) {
+        made_file(&m, dir, "kernel.cl");
+        cJSON *j = mg_gen_kernel_json(g);
+        rc = write_text(dir, "kernel.json", NULL, j, d);
+        cJSON_Delete(j);
     }
-    if (write_text(dir, "kernel.cl", g->source, NULL, d)) return -1;
-    cJSON *j = mg_gen_kernel_json(g);
-    int rc = write_text(dir, "kernel.json", NULL, j, d);
-    cJSON_Delete(j);
+    made_end(&m, rc != 0);
     return rc;
 }
