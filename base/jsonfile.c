@@ -198,7 +198,7 @@ cJSON *mg_json_parse(const char *name, const char *text, size_t len, mg_diag *d)
     }
     char path[512] = "$";
     if (check_dups(name, j, path, sizeof path, d) ||
-        mg_json_check_strings(name, text, len, j, d)) {
+        mg_json_check_values(name, text, len, j, d)) {
         cJSON_Delete(j);
         return NULL;
     }

@@ -1,13 +1,15 @@
 /* jsonstr.c - see jsonstr.h. */
 #include "base/jsonstr.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 /* A walk over the document: the tree gives the JSON path, the text the
- * literal.  Keys and string values appear in the text in the order of a
+ * literal.  Keys, strings and numbers appear in the text in the order of a
  * pre-order walk of the tree (an object's key before its value), so the
- * next string literal in the text is always the next string of the walk. */
+ * next string literal (or number) in the text is always the next string
+ * (or number) of the walk. */
 typedef struct walk {
     const char *name;
     const char *text;
@@ -139,10 +141,27 @@ static int check_next(walk *w, const char *what)
     return check_literal(w, s, e, what);
 }
 
-/* Walk j (at w->path) in pre-order, checking each key and string. */
+/* The number at w->path, the next number token in the text: it must be
+ * finite as a double (cJSON reads 1e309 as infinity). */
+static int check_number(walk *w, const cJSON *j)
+{
+    size_t i = w->pos;
+    while (i < w->len && !strchr("-0123456789", w->text[i])) i++;
+    size_t s = i;
+    while (i < w->len && w->text[i] && strchr("-+.eE0123456789", w->text[i])) i++;
+    w->pos = i;
+    if (isfinite(j->valuedouble)) return 0;
+    int n = i - s > 40 ? 40 : (int)(i - s);
+    mg_diag_error(w->d, "%s: %s: %.*s%s is out of range for a double (magnitude above 1.8e308)",
+                  w->name, w->path, n, w->text + s, i - s > 40 ? "..." : "");
+    return -1;
+}
+
+/* Walk j (at w->path) in pre-order, checking each key, string and number. */
 static int check_node(walk *w, const cJSON *j)
 {
     if (cJSON_IsString(j)) return check_next(w, "");
+    if (cJSON_IsNumber(j)) return check_number(w, j);
     if (!cJSON_IsObject(j) && !cJSON_IsArray(j)) return 0;
     size_t base = strlen(w->path);
     int idx = 0;
@@ -161,7 +180,7 @@ static int check_node(walk *w, const cJSON *j)
     return 0;
 }
 
-int mg_json_check_strings(const char *name, const char *text, size_t len,
+int mg_json_check_values(const char *name, const char *text, size_t len,
                           const cJSON *j, mg_diag *d)
 {
     walk w = { .name = name, .text = text, .len = len, .pos = 0, .path = "$", .d = d };

@@ -5,6 +5,7 @@
  * (U+0000..U+001F, U+007F..U+009F), whether written raw or as an escape
  * ("\u001b", "\n", "\u0000").  The check reads the literals in the text, so
  * an escaped NUL, which cJSON's decoded string would end at, is seen too.
+ * Every number must be finite as a double ("1e309" is out of range).
  * Called by mg_json_parse for every document and results line it reads.
  */
 #ifndef MG_JSONSTR_H
@@ -15,12 +16,13 @@
 
 #include "base/diag.h"
 
-/* Check every string of j, the document cJSON parsed from `len` bytes of
- * `text` (named `name` in messages).  Returns 0 when all are clean, else -1
- * after adding one error naming the JSON path and the first bad character
- * ("FILE: $.device.name: expected UTF-8 text without control characters,
- * got U+001B at character 1"). */
-int mg_json_check_strings(const char *name, const char *text, size_t len,
+/* Check every string and number of j, the document cJSON parsed from
+ * `len` bytes of `text` (named `name` in messages).  Returns 0 when all are
+ * clean, else -1 after adding one error naming the JSON path and the first
+ * bad character ("FILE: $.device.name: expected text without control
+ * characters, got U+001B at character 1") or number ("FILE: $.core.clock:
+ * 1e309 is out of range for a double ..."). */
+int mg_json_check_values(const char *name, const char *text, size_t len,
                           const cJSON *j, mg_diag *d);
 
 #endif

@@ -64,8 +64,11 @@ static void test_parse_strings(void)
                 "$.n: expected text without NUL characters, got \\u0000 at character 5");
     parse_fails(LIT("{\"a\": {\"ok\": 1, \"b\\u0007\": 2}}"),
                 "$.a: key #2: expected text without control characters, got U+0007");
+    parse_fails(LIT("{\"a\": [1, \"1e400\", {\"b\": -2e308}]}"),
+                "$.a[2].b: -2e308 is out of range for a double");
+    parse_fails(LIT("[0.5, 1e309]"), "$[1]: 1e309 is out of range for a double");
     const char *good = "{\"\xc3\xa9\": [\"\\\"\\\\\\/\", \"\\u00e9\\ud83d\\ude00\xe2\x9c\x93\xf0\x9f\x98\x80\"], "
-                       "\"n\": 1, \"t\": true, \"z\": \"\"}";
+                       "\"n\": -1.5e308, \"t\": true, \"z\": \"\", \"m\": [1e-400, 0, -0.0]}";
     mg_diag d;
     mg_diag_init(&d);
     cJSON *j = mg_json_parse("t.json", good, strlen(good), &d);
