@@ -72,10 +72,7 @@ static long unescape(const char *p, const char *end, size_t *n)
     return cp;
 }
 
-/* The code point of the UTF-8 sequence at p (p < end); sets *n to its
- * length.  Returns -1 for a byte that does not start a valid, shortest
- * sequence of a scalar value. */
-static long utf8_decode(const unsigned char *p, const unsigned char *end, size_t *n)
+long mg_utf8_decode(const unsigned char *p, const unsigned char *end, size_t *n)
 {
     *n = 1;
     if (p[0] < 0x80) return p[0];
@@ -105,7 +102,7 @@ static int check_literal(walk *w, size_t s, size_t e, const char *what)
     for (size_t ch = 1; p < end; ch++) {
         size_t n;
         long cp = *p == '\\' ? unescape(p, end, &n)
-                             : utf8_decode((const unsigned char *)p,
+                             : mg_utf8_decode((const unsigned char *)p,
                                            (const unsigned char *)end, &n);
         if (cp < 0) {
             mg_diag_error(w->d, "%s: %s:%s expected UTF-8 text, got the byte 0x%02x "

@@ -25,4 +25,10 @@
 int mg_json_check_values(const char *name, const char *text, size_t len,
                           const cJSON *j, mg_diag *d);
 
+/* The code point of the UTF-8 sequence at p (p < end); sets *n to its
+ * length (1 when invalid).  Returns -1 for a byte that does not start a
+ * valid, shortest sequence of a scalar value (no surrogate, nothing past
+ * U+10FFFF).  For writers that must not pass invalid text on. */
+long mg_utf8_decode(const unsigned char *p, const unsigned char *end, size_t *n);
+
 #endif

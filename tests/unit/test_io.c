@@ -118,6 +118,12 @@ static void test_jsonout(void)
     free(s);
     cJSON_Delete(back);
     cJSON_Delete(j);
+    /* text that is not UTF-8 (a name from the command line) stays JSON */
+    j = cJSON_CreateString("a\xff\xc3\xa9\xe2\x82 \xf0\x9f\x98\x80\x1b");
+    s = write_to_string(j);
+    CU_ASSERT_STRING_EQUAL(s, "\"a\\ufffd\xc3\xa9\\ufffd\\ufffd \xf0\x9f\x98\x80\\u001b\"\n");
+    free(s);
+    cJSON_Delete(j);
 }
 
 static void test_afile(void)
