@@ -3,7 +3,8 @@
 # is interrupted or fails: `gen -o` and `prune -o` stopped by SIGINT, SIGTERM
 # or SIGHUP while their temporary exists leave no temporary (and gen no
 # directory it created); a `gen -o` whose write fails removes the directory
-# it created; `gen --no-trace -o DIR` removes DIR's stale trace.mgt.
+# it created; `gen --no-trace -o DIR` removes DIR's stale trace.mgt; the
+# temporary of a gen killed outright (SIGKILL) goes with the next gen -o.
 # Commands start through `env --default-signal` (GNU coreutils): a job a
 # script starts in the background would ignore SIGINT otherwise.
 set -u
@@ -49,6 +50,16 @@ for sig in INT TERM HUP; do
     left=$(cd "$tmp" && ls -d p$sig.* 2>/dev/null)
     if [ "$rc" -gt 128 ] && [ -z "$left" ]; then ok; else bad "prune -o, SIG$sig: exit $rc, left '$left'"; fi
 done
+
+# SIGKILL cannot be caught: the next gen -o into the directory removes the
+# temporary the killed one left (its PID is gone)
+mkdir -p "$tmp/kill"
+rc=$(interrupt KILL "$tmp/kill/trace.mgt.tmp.*" "$MGSIM" gen $sched -o "$tmp/kill")
+stale=$(cd "$tmp/kill" && ls trace.mgt.tmp.* 2>/dev/null)
+"$MGSIM" gen eltwise H=8 W=8 C=4 --no-trace -o "$tmp/kill" >/dev/null 2>&1
+left=$(cd "$tmp/kill" && ls trace.mgt.tmp.* 2>/dev/null)
+if [ -n "$stale" ] && [ -z "$left" ]; then pass=$((pass+1))
+else bad "gen -o after a SIGKILLed one: stale '$stale', left '$left'"; fi
 
 # a failed gen -o (the trace's write fails: over the file size limit)
 sh -c "ulimit -f 1000; trap '' XFSZ; exec \"$MGSIM\" gen $sched -o \"$tmp/fail\"" 2>"$tmp/err"

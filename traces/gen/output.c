@@ -9,6 +9,9 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <dirent.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -157,6 +160,31 @@ static int make_dir(made *m, const char *dir, mg_diag *d)
     return 0;
 }
 
+/* Remove the temporaries an earlier `gen -o` into dir left when it was
+ * killed outright (SIGKILL, the OOM killer: no handler runs): NAME.tmp.PID
+ * for one of gen's outputs, where no process PID exists any more. */
+static void remove_stale(const char *dir)
+{
+    static const char *const outs[] = {"trace.mgt", "kernel.cl", "kernel.json"};
+    DIR *dp = opendir(dir);
+    if (!dp) return;
+    for (struct dirent *e; (e = readdir(dp));) {
+        for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++) {
+            size_t n = strlen(outs[i]);
+            if (strncmp(e->d_name, outs[i], n) || strncmp(e->d_name + n, ".tmp.", 5)) continue;
+            const char *digits = e->d_name + n + 5;
+            char *end;
+            long pid = strtol(digits, &end, 10);
+            if (end == digits || *end || pid <= 0 || pid == (long)getpid()) continue;
+            if (kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue;   /* alive, or not ours */
+            char path[4352];
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            unlink(path);
+        }
+    }
+    closedir(dp);
+}
+
 /* The trace of g at dir/trace.mgt; with no_trace, a trace.mgt left there
  * by an earlier run is removed instead (it belongs to another kernel). */
 static int write_trace(made *m, const mg_gen *g, const char *dir, int no_trace, mg_diag *d)
@@ -181,6 +209,7 @@ int mg_gen_write_dir(const mg_gen *g, const char *dir, int no_trace, mg_diag *d)
 {
     made m = { .slot = { -1, -1, -1, -1 } };
     int rc = make_dir(&m, dir, d);
+    if (!rc) remove_stale(dir);
     /* The trace first: it is the slow part, and a failure there leaves no
      * kernel.cl/kernel.json pair pointing at a missing trace. */
     if (!rc) rc = write_trace(&m, g, dir, no_trace, d);
