@@ -116,6 +116,7 @@ memcheck: $(MGSIM) $(MGPROBE) $(UNIT)
 	@MG_WRAP="$(VALGRIND)" sh tests/golden/run.sh "$(MGSIM)" "$(MGPROBE)"
 	@MG_WRAP="$(VALGRIND)" sh tests/bad/run.sh "$(MGSIM)"
 	@MG_WRAP="$(VALGRIND)" sh tests/bad/run_traces.sh "$(MGSIM)"
+	@MG_WRAP="$(VALGRIND)" sh tests/bad/run_cmds.sh "$(MGSIM)" "$(MGPROBE)"
 	@MG_WRAP="$(VALGRIND)" sh tests/plots/run.sh "$(MGSIM)"
 
 golden-update: $(MGSIM) $(MGPROBE)

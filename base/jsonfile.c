@@ -1,5 +1,6 @@
 /* jsonfile.c - see jsonfile.h. */
 #include "base/jsonfile.h"
+#include "base/jsonstr.h"
 
 #include "base/hash.h"
 
@@ -237,7 +238,8 @@ cJSON *mg_json_parse(const char *name, const char *text, size_t len, mg_diag *d)
         return NULL;
     }
     char path[512] = "$";
-    if (check_dups(name, j, path, sizeof path, d)) {
+    if (check_dups(name, j, path, sizeof path, d) ||
+        mg_json_check_values(name, text, len, j, d)) {
         cJSON_Delete(j);
         return NULL;
     }

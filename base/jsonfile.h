@@ -1,6 +1,7 @@
 /*
  * jsonfile.h - strict JSON input: read a file, parse it, reject what cJSON
- * would silently accept (duplicate keys, NUL bytes, trailing garbage), and
+ * would silently accept (duplicate keys, NUL bytes, trailing garbage, strings
+ * that are not UTF-8 or hold control characters: base/jsonstr.h), and
  * locate errors as FILE:LINE:COL (byte offset N).
  *
  * Limits: an input is at most MG_JSON_MAX_BYTES (64 MiB) and nests at most

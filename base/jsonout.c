@@ -1,6 +1,7 @@
 /* jsonout.c - see jsonout.h. */
 #include "base/jsonout.h"
 #include "base/afile.h"
+#include "base/jsonstr.h"
 
 #include <errno.h>
 
@@ -22,10 +23,20 @@ char *mg_json_number(double v, char *buf, size_t len)
     return buf;
 }
 
+/* s as a JSON string; a byte that is not valid UTF-8 (a path or a name
+ * from the command line) is written as U+FFFD, so the output stays JSON. */
 static void write_string(FILE *f, const char *s)
 {
     fputc('"', f);
+    const unsigned char *end = (const unsigned char *)s + strlen(s);
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p >= 0x80) {
+            size_t n;
+            if (mg_utf8_decode(p, end, &n) < 0) fputs("\\ufffd", f);
+            else fwrite(p, 1, n, f);
+            p += n - 1;
+            continue;
+        }
         switch (*p) {
         case '"': fputs("\\\"", f); break;
         case '\\': fputs("\\\\", f); break;

@@ -2,6 +2,7 @@
  * stopsig.c - SIGINT and SIGTERM taken by a waiter thread (stopsig.h).
  */
 #include "probe/stopsig.h"
+#include "base/afile.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -24,7 +25,10 @@ static void *waiter(void *arg)
         if (sig == MGP_STOP_QUIT) return NULL;
         volatile sig_atomic_t *f = atomic_load(&target);
         if (f) *f = 1;
-        else _exit(128 + sig);
+        else {
+            mg_afile_remove_tracked();
+            _exit(128 + sig);
+        }
     }
     return NULL;
 }

@@ -14,8 +14,8 @@
  *
  * What a signal does: once mgp_stop_catch(flag) was called, it sets *flag
  * (run and time check it between measurements and save what they have);
- * before that, the process exits at once with 128 + the signal number, as
- * it would by default.
+ * before that, the process removes the temporaries of base/afile and exits
+ * at once with 128 + the signal number, as it would by default.
  */
 #ifndef MGP_STOPSIG_H
 #define MGP_STOPSIG_H

@@ -71,6 +71,20 @@ static const cJSON *member(vctx *v, const cJSON *o, const char *path, const char
     return m;
 }
 
+/* True when path names a file under the folder it is relative to: not
+ * empty, not absolute, no ".." component. */
+static int inside_folder(const char *path)
+{
+    if (!path[0] || path[0] == '/') return 0;
+    for (const char *c = path; *c;) {
+        size_t n = strcspn(c, "/");
+        if (n == 2 && c[0] == '.' && c[1] == '.') return 0;
+        c += n;
+        if (*c) c++;
+    }
+    return 1;
+}
+
 /* A number in [lo, hi] or (null_ok) null. */
 static void check_range(vctx *v, const cJSON *m, const char *path, double lo, double hi,
                         int null_ok)
@@ -94,10 +108,19 @@ static void check_device(vctx *v, const cJSON *dev)
     const char *path = "$.device";
     member(v, dev, path, "name", cJSON_IsString, "the device name (a string)", 1);
     member(v, dev, path, "driver_version", cJSON_IsString, "the driver version (a string)", 1);
+    static const char *const positive[] = {"max_clock_mhz", "compute_units",
+                                           "max_work_group_size", NULL};
     for (const cJSON *m = dev->child; m; m = m->next) {
-        if (!cJSON_IsObject(m) && !cJSON_IsInvalid(m)) continue;
         char p[256];
         snprintf(p, sizeof p, "%s.%s", path, m->string);
+        if (cJSON_IsNumber(m)) {              /* what calibrate reads: never below 0 */
+            int pos = find(positive, m->string) >= 0;
+            if (m->valuedouble < 0 || (pos && m->valuedouble == 0))
+                mg_diag_error(v->d, "%s: %s: expected a %s number, got %g", v->where, p,
+                              pos ? "positive" : "non-negative", m->valuedouble);
+            continue;
+        }
+        if (!cJSON_IsObject(m) && !cJSON_IsInvalid(m)) continue;
         bad(v, p, "a string, number, boolean, null or array (as clGetDeviceInfo reported)", m);
     }
 }
@@ -121,6 +144,9 @@ static void check_conclusion(vctx *v, const cJSON *c, const char *apath)
             bad(v, q, "a number, string, boolean or null", val);
         else if (cJSON_IsNumber(val) && !isfinite(val->valuedouble))
             mg_diag_error(v->d, "%s: %s: expected a finite number", v->where, q);
+        else if (cJSON_IsNumber(val) && val->valuedouble < 0)   /* sizes, times, rates */
+            mg_diag_error(v->d, "%s: %s: expected a non-negative number, got %g", v->where, q,
+                          val->valuedouble);
         if (val && cJSON_IsNull(val))
             member(v, k, p, "why", cJSON_IsString, "why the value is undetermined", 1);
         snprintf(q, sizeof q, "%s.confidence", p);
@@ -153,7 +179,12 @@ static void check_aspect(vctx *v, const cJSON *a, const char *name)
     check_range(v, cJSON_GetObjectItemCaseSensitive(a, "confidence"), p, 0, 1, 1);
     snprintf(p, sizeof p, "%s.seconds", path);
     check_range(v, cJSON_GetObjectItemCaseSensitive(a, "seconds"), p, 0, 1e9, 0);
-    member(v, a, path, "curve", cJSON_IsString, "a file name", 0);
+    const cJSON *cv = member(v, a, path, "curve", cJSON_IsString, "a file name", 0);
+    if (cv && !inside_folder(cv->valuestring)) {
+        snprintf(p, sizeof p, "%s.curve", path);
+        mg_diag_error(v->d, "%s: %s: expected a file in the profile's folder (a relative path "
+                      "without '..'), got \"%s\"", v->where, p, cv->valuestring);
+    }
     member(v, a, path, "date", cJSON_IsString, "a date", 0);
     const cJSON *c = member(v, a, path, "conclusion", cJSON_IsObject, "an object", 0);
     if (c) check_conclusion(v, c, path);

@@ -143,6 +143,10 @@ int mg_timings_validate(const cJSON *t, const char *where, mg_diag *d)
     }
     need(t, "kernels", cJSON_IsArray, "the array of kernels", where, "$", d);
     const cJSON *ks = cJSON_GetObjectItemCaseSensitive(t, "kernels");
+    int nk = cJSON_IsArray(ks) ? cJSON_GetArraySize(ks) : -1;
+    if (nk == 0) mg_diag_error(d, "%s: $.kernels: no kernels", where);
+    if (nk > MG_SUITE_MAX)
+        mg_diag_error(d, "%s: $.kernels: %d kernels, at most %d", where, nk, MG_SUITE_MAX);
     int i = 0;
     for (const cJSON *k = cJSON_IsArray(ks) ? ks->child : NULL; k; k = k->next, i++) {
         char p[64];

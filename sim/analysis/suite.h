@@ -50,7 +50,9 @@ int mg_suite_parse(const cJSON *doc, const char *where, mg_suite *su, mg_diag *d
 
 void mg_suite_free(mg_suite *su);
 
-/* Check a timings document; every problem to d.  Returns 0 or -1. */
+/* Check a timings document (the one check of `mgprobe check` and `mgsim
+ * validate`: 1..MG_SUITE_MAX kernels, each well formed); every problem to
+ * d.  Returns 0 or -1. */
 int mg_timings_validate(const cJSON *t, const char *where, mg_diag *d);
 
 #endif

@@ -11,6 +11,7 @@
 #include "sim/search/space.h"
 #include "sim/search/sweep.h"
 #include "base/afile.h"
+#include "base/jsonfile.h"
 #include "base/jsonout.h"
 
 #include <errno.h>
@@ -111,7 +112,10 @@ static int results_best(const char *path, const mg_space *sp, uint64_t *size, ui
     while (getline(&line, &cap, f) > 0) {
         no++;
         if (no == 1) {
-            cJSON *h = cJSON_Parse(line);
+            mg_diag e;
+            mg_diag_init(&e);
+            cJSON *h = mg_json_parse(path, line, strlen(line), &e);
+            mg_diag_free(&e);
             const cJSON *sc = cJSON_GetObjectItemCaseSensitive(h, "schema");
             const cJSON *nm = cJSON_GetObjectItemCaseSensitive(h, "space");
             const cJSON *sz = cJSON_GetObjectItemCaseSensitive(h, "size");

@@ -125,9 +125,15 @@ static void sweep_notes(const sweep_cli *w, const mg_sweep_cfg *cfg, const mg_sw
                 sum->ran, sum->wall_s, sum->wall_s > 0 ? (double)sum->ran / sum->wall_s : 0.0,
                 cfg->threads, sum->copied);
     if (!sum->interrupted) return;
-    if (w->outp)
+    uint64_t held = sum->ran - sum->written;   /* --cutoff's first phase: not on file */
+    if (w->outp && held)
+        fprintf(stderr, "mgsim: sweep: interrupted; %s holds %" PRIu64 " records (the %"
+                PRIu64 " kept candidates simulated first were not written yet: --cutoff "
+                "writes in candidate order); rerun the same command to resume\n", w->outp,
+                sum->resumed + sum->written, held);
+    else if (w->outp)
         fprintf(stderr, "mgsim: sweep: interrupted; %s holds %" PRIu64 " records; rerun "
-                "the same command to resume\n", w->outp, sum->resumed + sum->ran);
+                "the same command to resume\n", w->outp, sum->resumed + sum->written);
     else
         fprintf(stderr, "mgsim: sweep: interrupted (no -o: nothing kept)\n");
 }

@@ -7,6 +7,7 @@
  */
 #include "sim/cli/cli.h"
 #include "sim/cli/sweep_opts.h"
+#include "sim/config/schema.h"
 #include "sim/config/variant.h"
 #include "base/afile.h"
 #include "base/jsonout.h"
@@ -353,6 +354,13 @@ static int whatif_plan(const whatif_args *w, mg_sweep_inputs *in, report *r, mg_
     r->n = 1;
     for (int k = 0; k < w->nvary; k++) {
         if (mg_vary_parse(w->vary[k], &r->vary[k], d)) return -1;
+        for (int q = 0; q < k; q++)
+            if (mg_schema_find(r->vary[q].key, NULL) == mg_schema_find(r->vary[k].key, NULL)) {
+                mg_diag_error(d, "--vary %s: key '%s' is already varied by --vary %s (one "
+                              "--vary per key, with every value: KEY=v1,v2,...)", w->vary[k],
+                              r->vary[k].key, w->vary[q]);
+                return -1;
+            }
         r->n *= r->vary[k].nvals;
         if (r->n > MAX_VARIANTS) {
             mg_diag_error(d, "--vary: more than %d variants", MAX_VARIANTS);

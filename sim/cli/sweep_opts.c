@@ -1,6 +1,7 @@
 /* sweep_opts.c - see sweep_opts.h. */
 #include "sim/cli/sweep_opts.h"
 #include "sim/cli/cli.h"
+#include "base/afile.h"
 #include "base/jsonfile.h"
 
 #include <errno.h>
@@ -15,8 +16,9 @@ static volatile sig_atomic_t stop_flag;
 static struct timespec stop_at;
 
 /* The first signal asks for a clean stop; another one a second or more
- * later kills at once (one sent twice at the same moment, as `timeout`
- * does to a process and its group, counts once). */
+ * later kills at once, removing the temporaries of base/afile (one sent
+ * twice at the same moment, as `timeout` does to a process and its group,
+ * counts once). */
 static void on_stop(int sig)
 {
     struct timespec t;
@@ -25,6 +27,7 @@ static void on_stop(int sig)
         stop_at = t;
         stop_flag = 1;
     } else if (t.tv_sec - stop_at.tv_sec >= 2) {
+        mg_afile_remove_tracked();
         signal(sig, SIG_DFL);
         raise(sig);
     }

@@ -120,7 +120,8 @@ const mg_field mg_schema[] = {
      "registers.model=dedicated", "steps",
      "[{max_regs, max_items}, ...]: items per core allowed up to each register count"},
     {"registers.max_regs_per_item", MG_T_INT, OFF(max_regs_per_item), 0, 1, 4096, NULL,
-     NULL, NULL, "registers", "most 32-bit registers one work item may hold (above: spills)"},
+     NULL, NULL, "registers",
+     "most 32-bit registers one work item may hold (above: CL_OUT_OF_RESOURCES)"},
     {"registers.granule", MG_T_INT, OFF(reg_granule), 0, 1, 256, "1", NULL, NULL,
      "registers", "per-item allocation is rounded up to a multiple of this"},
 

@@ -114,6 +114,13 @@ typedef struct mg_sim_opts {
                                             stats then say cut, nothing else */
     int no_bound;                        /* with cycle_limit: never cut on the trace's
                                             lower bound, always replay (tests) */
+    int spill;                           /* registers per item above the device's
+                                            registers.max_regs_per_item run at the last
+                                            occupancy step (a compiler that spills, at no
+                                            modelled cost) instead of being refused with
+                                            CL_OUT_OF_RESOURCES: for the virtual probe,
+                                            whose plan reaches past the maximum as mgprobe's
+                                            does on devices whose compilers spill */
 } mg_sim_opts;
 
 /* Replay every work group of src on dev.  Returns 0 with *st filled, or -1

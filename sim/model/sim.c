@@ -515,10 +515,17 @@ static int step(mg_sim *s, mg_warpi *w)
 
 /* ---- the run ----------------------------------------------------------------- */
 
-static int check_launch(mg_sim *s)
+static int check_launch(mg_sim *s, const mg_sim_opts *opts)
 {
     const mg_trace_header *h = s->hdr;
     const mg_device *dev = s->dev;
+    if (!opts->spill && dev->max_regs_per_item > 0 &&
+        (int64_t)h->regs_per_item > dev->max_regs_per_item) {
+        mg_diag_error(s->d, "%s: %u registers per item exceed %s's registers."
+                      "max_regs_per_item %lld (CL_OUT_OF_RESOURCES)", h->kernel,
+                      h->regs_per_item, dev->name, (long long)dev->max_regs_per_item);
+        return -1;
+    }
     uint32_t gw = mg_occ_group_warps(s);
     if (gw == 0) {
         mg_diag_error(s->d, "%s: one warp of %u lanes at %u registers per item does not fit "
@@ -617,7 +624,7 @@ static int sim_setup(mg_sim *s, const mg_sim_opts *opts)
         return -1;
     }
     s->has_barriers = scan_barriers(s, s->pending[0]);
-    if (s->failed || check_launch(s) || mg_sample_init(s, opts)) return -1;
+    if (s->failed || check_launch(s, opts) || mg_sample_init(s, opts)) return -1;
     return 0;
 }
 

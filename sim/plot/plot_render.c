@@ -152,12 +152,13 @@ int mg_plot_render(const mg_plot_job *job, const char *gnuplot, const char *scri
     size_t elen = 4 * (olen + strlen(job->dir) + strlen(scripts)) + 256;
     expr = malloc(elen);
     sp = malloc(strlen(scripts) + strlen(script) + 2);
-    int rc = -1;
+    int rc = -1, slot = -1;
     if (!tmp || !expr || !sp) {
         mg_diag_error(d, "out of memory");
         goto done;
     }
     snprintf(tmp, olen + 32, "%s.tmp.%ld", out, (long)getpid());
+    slot = mg_afile_track(tmp, 0);          /* removed on SIGINT/SIGTERM too */
     sprintf(sp, "%s/%s", scripts, script);
     {
         char *qd = malloc(2 * strlen(job->dir) + 3), *qs = malloc(2 * strlen(scripts) + 3),
@@ -201,6 +202,7 @@ int mg_plot_render(const mg_plot_job *job, const char *gnuplot, const char *scri
     rc = 0;
 done:
     if (rc && tmp) unlink(tmp);
+    mg_afile_untrack(slot);
     free(tmp);
     free(expr);
     free(sp);

@@ -150,6 +150,44 @@ static int matches_done(engine *e, const mg_space_cand *c)
     return ok;
 }
 
+/* Check the resumed records against member c, whose rule mask is m: the
+ * record listed next (e->di) must be c's when c is one the sweep records
+ * (the file holds a prefix of the sweep's records, in candidate order: a
+ * later record with c's missing means one was removed), must describe c,
+ * and must carry the kept flag and fired rules the rules give now.
+ * Returns 1 when it is c's (e->di moves on), 0 when the file has no more,
+ * -1 with an error (the file is refused). */
+static int check_done(engine *e, const mg_space_cand *c, unsigned m)
+{
+    const mg_sweep_cfg *cfg = e->cfg;
+    int recorded = !cfg->pruned_only || !m;
+    if (e->di >= e->done.n) return 0;
+    if (e->done.index[e->di] != c->index) {
+        if (!recorded) return 0;
+        mg_diag_error(e->d, "%s: no record for candidate %" PRIu64 " before the one for "
+                      "candidate %" PRIu64 " (a record is missing: the file was edited; "
+                      "use --restart)", cfg->results, c->index, e->done.index[e->di]);
+        return -1;
+    }
+    if (!recorded || !matches_done(e, c)) {
+        mg_diag_error(e->d, "%s: the record for candidate %" PRIu64 " is not this space's "
+                      "candidate %" PRIu64 " (the file is another sweep's; use --restart)",
+                      cfg->results, c->index, c->index);
+        return -1;
+    }
+    uint32_t want = cfg->rules ? m : MG_SWEEP_NO_RULES;
+    if (e->done.fired[e->di] != want) {
+        mg_diag_error(e->d, "%s: the record for candidate %" PRIu64 " says %s, the rules "
+                      "say %s (the file was edited; use --restart)", cfg->results, c->index,
+                      e->done.fired[e->di] == MG_SWEEP_NO_RULES ? "no rules"
+                      : e->done.fired[e->di] ? "pruned" : "kept",
+                      want == MG_SWEEP_NO_RULES ? "nothing" : m ? "pruned" : "kept");
+        return -1;
+    }
+    e->di++;
+    return 1;
+}
+
 /* The scan pass's visit of member c: its rules, its counts, its resumed
  * result checked, its mask entry.  Returns 0, 1 to stop (e->failed set on
  * error). */
@@ -168,17 +206,12 @@ static int scan_visit(void *p, const mg_space_cand *c)
         if (gr) gr->kept += m == 0;
         for (int i = 0; i < MG_RULE_COUNT; i++) e->sum->fired[i] += (m >> i) & 1u;
     }
-    int done = e->di < e->done.n && e->done.index[e->di] == c->index;
-    if (done) {
-        if ((cfg->pruned_only && m) || !matches_done(e, c)) {
-            mg_diag_error(e->d, "%s: the record for candidate %" PRIu64 " is not this space's "
-                          "candidate %" PRIu64 " (the file is another sweep's; use --restart)",
-                          cfg->results, c->index, c->index);
-            e->failed = 1;
-            return 1;
-        }
-        e->di++;
-    } else if (!cfg->pruned_only || !m) {
+    int done = check_done(e, c, m);
+    if (done < 0) {
+        e->failed = 1;
+        return 1;
+    }
+    if (!done && (!cfg->pruned_only || !m)) {
         e->sum->todo++;
     }
     if (mask_push(e, (unsigned char)(m | (done ? MASK_DONE : 0)))) {
@@ -257,6 +290,8 @@ static void flush_ready(engine *e)
             if (!line || fputs(line, e->out) < 0 || fflush(e->out)) {
                 mg_diag_error(e->d, "%s: write failed", e->cfg->results);
                 e->fatal = 1;
+            } else {
+                e->sum->written++;
             }
             free(line);
         }

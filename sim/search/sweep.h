@@ -155,6 +155,8 @@ typedef struct mg_sweep_sum {
     mg_sweep_best best, best_kept;
     double   wall_s;                          /* this run's time (never printed) */
     uint64_t ran;                             /* simulated by this run */
+    uint64_t written;                         /* records this run appended to the file
+                                                 (--cutoff holds the kept ones first) */
     uint64_t copied;                          /* of which copied from an identical
                                                  simulation (memo.h; never printed
                                                  in results or summaries) */
@@ -216,13 +218,19 @@ typedef struct mg_sweep_done {
     uint64_t n, cap;
     uint64_t *index;                /* strictly increasing */
     uint64_t *hash;                 /* FNV-1a of each result's schedule */
+    uint32_t *fired;                /* its rule mask; MG_SWEEP_NO_RULES without rules */
 } mg_sweep_done;
 
-/* Open `path` for appending results of the sweep `id`: a missing or empty
- * file (or restart) gets the header; an existing one must carry the same
- * header (else -1: "was made by another sweep ... --restart"), its complete
- * result lines are added to sum and listed in done, a torn last line is cut
- * off.  Returns the stream, or NULL with the problem in d. */
+#define MG_SWEEP_NO_RULES 0xffffffffu
+
+/* Open `path` for appending results of the sweep `id`, holding an
+ * exclusive lock (flock) on it until it is closed (another sweep writing
+ * it: -1, "locked by another sweep"): a missing or empty file (or restart)
+ * gets the header; an existing one must carry the same header (else -1:
+ * "was made by another sweep ... --restart"), its complete result lines
+ * are added to sum and listed in done, a torn last line is cut off.  The
+ * engine then checks each listed record against the space and the rules
+ * (sweep.c).  Returns the stream, or NULL with the problem in d. */
 FILE *mg_sweep_file_open(const char *path, const mg_sweep_ident *id, int restart,
                          mg_sweep_sum *sum, mg_sweep_done *done, mg_diag *d);
 void  mg_sweep_done_free(mg_sweep_done *done);

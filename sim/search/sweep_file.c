@@ -19,6 +19,8 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -68,10 +70,11 @@ void mg_sweep_done_free(mg_sweep_done *done)
 {
     free(done->index);
     free(done->hash);
+    free(done->fired);
     memset(done, 0, sizeof *done);
 }
 
-static int done_add(mg_sweep_done *done, uint64_t index, uint64_t hash)
+static int done_add(mg_sweep_done *done, uint64_t index, uint64_t hash, uint32_t fired)
 {
     if (done->n == done->cap) {
         uint64_t cap = done->cap ? 2 * done->cap : 1024;
@@ -81,10 +84,14 @@ static int done_add(mg_sweep_done *done, uint64_t index, uint64_t hash)
         uint64_t *h = realloc(done->hash, cap * sizeof *h);
         if (!h) return -1;
         done->hash = h;
+        uint32_t *f = realloc(done->fired, cap * sizeof *f);
+        if (!f) return -1;
+        done->fired = f;
         done->cap = cap;
     }
     done->index[done->n] = index;
-    done->hash[done->n++] = hash;
+    done->hash[done->n] = hash;
+    done->fired[done->n++] = fired;
     return 0;
 }
 
@@ -104,7 +111,10 @@ static void header_mismatch(const char *path, const char *have, const char *want
             const cJSON *o = cJSON_GetObjectItemCaseSensitive(h, k->string);
             if (o && cJSON_Compare(o, k, 1)) continue;
             char *a = o ? cJSON_PrintUnformatted(o) : NULL, *b = cJSON_PrintUnformatted(k);
-            snprintf(what, sizeof what, "it is another sweep's: %s is %s in the file, %s now",
+            int model = !strcmp(k->string, "model");
+            snprintf(what, sizeof what, "%s: %s is %s in the file, %s now",
+                     model ? "another model revision wrote it (its results would differ)"
+                           : "it is another sweep's",
                      k->string, a ? a : "missing", b ? b : "?");
             cJSON_free(a);
             cJSON_free(b);
@@ -127,14 +137,42 @@ static void header_mismatch(const char *path, const char *have, const char *want
     mg_diag_free(&e);
 }
 
+/* Empty the locked file f and write the header hdr.  Returns f, or NULL
+ * (f closed) with the problem in d. */
 static FILE *fresh(FILE *f, const char *path, const char *hdr, mg_diag *d)
 {
-    if (f) fclose(f);
-    f = fopen(path, "w");
-    if (!f || fputs(hdr, f) < 0 || fflush(f)) {
+    if (ftruncate(fileno(f), 0) || fseeko(f, 0, SEEK_SET) || fputs(hdr, f) < 0 || fflush(f)) {
         mg_diag_error(d, "%s: cannot write: %s", path, strerror(errno));
-        if (f) fclose(f);
+        fclose(f);
         return NULL;
+    }
+    return f;
+}
+
+/* Open path for reading and writing, created when missing, never emptied
+ * here, with an exclusive lock.  Returns the stream, or NULL with the
+ * problem in d (another sweep holds the lock). */
+static FILE *open_locked(const char *path, mg_diag *d)
+{
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        mg_diag_error(d, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB)) {
+        int e = errno;
+        if (e == EWOULDBLOCK)
+            mg_diag_error(d, "%s: locked by another sweep writing it (wait for it to end, "
+                          "or use another -o)", path);
+        else
+            mg_diag_error(d, "%s: cannot lock: %s", path, strerror(e));
+        close(fd);
+        return NULL;
+    }
+    FILE *f = fdopen(fd, "r+");
+    if (!f) {
+        mg_diag_error(d, "%s: cannot open: %s", path, strerror(errno));
+        close(fd);
     }
     return f;
 }
@@ -143,19 +181,15 @@ static FILE *fresh(FILE *f, const char *path, const char *hdr, mg_diag *d)
  * restart), an empty one, or one torn inside our header starts over with
  * hdr; an existing one must begin with hdr, and is then left positioned
  * after it with *resume set (its result lines follow).  line, cap: the
- * getline buffer.  Returns the stream, or NULL with the problem in d. */
+ * getline buffer.  Returns the locked stream, or NULL with the problem in
+ * d. */
 static FILE *open_with_header(const char *path, const char *hdr, int restart, char **line,
                               size_t *cap, int *resume, mg_diag *d)
 {
     *resume = 0;
-    FILE *f = restart ? NULL : fopen(path, "r+");
-    if (!f) {
-        if (!restart && errno != ENOENT) {
-            mg_diag_error(d, "%s: cannot open: %s", path, strerror(errno));
-            return NULL;
-        }
-        return fresh(NULL, path, hdr, d);
-    }
+    FILE *f = open_locked(path, d);
+    if (!f) return NULL;
+    if (restart) return fresh(f, path, hdr, d);
     ssize_t len = getline(line, cap, f);
     if (len <= 0 || (*line)[len - 1] != '\n') {
         /* empty, or killed while writing the header: start over, unless the
@@ -190,7 +224,8 @@ static int resume_one(mg_sweep_result *r, uint64_t lineno, const char *path,
         mg_sweep_result_free(r);
         return -1;
     }
-    if (done_add(done, r->index, mg_fnv1a_str(r->schedule))) {
+    if (done_add(done, r->index, mg_fnv1a_str(r->schedule),
+                 r->has_rules ? r->fired : MG_SWEEP_NO_RULES)) {
         mg_sweep_result_free(r);
         mg_diag_error(d, "%s: out of memory", path);
         return -1;

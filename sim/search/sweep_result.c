@@ -301,12 +301,18 @@ static int get_num(const cJSON *o, const char *k, double *v, char *err, size_t e
     return 0;
 }
 
-/* $.fired, when present: the rules that fired (r->has_rules set).
- * Returns 0, or -1 with the reason in err. */
+/* $.kept and $.fired, both or neither: the rules that fired (r->has_rules
+ * set), kept true exactly when none did.  Returns 0, or -1 with the reason
+ * in err. */
 static int parse_fired(const cJSON *o, mg_sweep_result *r, char *err, size_t errlen)
 {
     const cJSON *fired = cJSON_GetObjectItemCaseSensitive(o, "fired");
-    if (!fired) return 0;
+    const cJSON *kept = cJSON_GetObjectItemCaseSensitive(o, "kept");
+    if (!fired && !kept) return 0;
+    if (!cJSON_IsArray(fired) || !cJSON_IsBool(kept)) {
+        snprintf(err, errlen, "$.kept and $.fired: expected a boolean and an array, both");
+        return -1;
+    }
     r->has_rules = 1;
     const cJSON *f;
     cJSON_ArrayForEach(f, fired) {
@@ -316,6 +322,11 @@ static int parse_fired(const cJSON *o, mg_sweep_result *r, char *err, size_t err
             i++;
         if (i == MG_RULE_COUNT) { snprintf(err, errlen, "$.fired: unknown rule"); return -1; }
         r->fired |= 1u << i;
+    }
+    if (cJSON_IsTrue(kept) != (r->fired == 0)) {
+        snprintf(err, errlen, "$.kept: %s, but %s", cJSON_IsTrue(kept) ? "true" : "false",
+                 r->fired ? "rules fired" : "no rule fired");
+        return -1;
     }
     return 0;
 }
@@ -435,6 +446,7 @@ char *mg_sweep_header_line(const mg_sweep_ident *id)
     put_str(&b, MG_SWEEP_SCHEMA);
     put_key(&b, "mgsim");
     put_str(&b, MG_VERSION);
+    put_num(&b, "model", MG_MODEL_REVISION);
     put_key(&b, "config");
     put_str(&b, id->config);
     put_key(&b, "config_hash");

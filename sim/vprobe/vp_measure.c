@@ -62,6 +62,7 @@ static int simulate(mg_vp *v, const char *line, mg_sim_stats *st, int *regs, cha
     memset(&so, 0, sizeof so);
     so.quiet = 1;
     so.sample = MG_SAMPLE_OFF;
+    so.spill = 1;            /* the probe's plan reaches past max_regs_per_item */
     v->runs++;
     if (mg_sim_run(v->dev, &src, &so, st, &d)) {
         snprintf(msg, len, "%s", mg_diag_first(&d));

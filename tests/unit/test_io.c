@@ -80,6 +80,38 @@ static void test_many_keys(void)
     free(buf);
 }
 
+/* Strings: valid UTF-8 without control characters, raw or escaped. */
+static void test_parse_strings(void)
+{
+    parse_fails(LIT("{\"a\": \"x\xff\"}"), "$.a: expected UTF-8 text, got the byte 0xff at character 2");
+    parse_fails(LIT("{\"a\": \"\xc0\xaf\"}"), "the byte 0xc0");          /* overlong */
+    parse_fails(LIT("{\"a\": \"\xed\xa0\x80\"}"), "the byte 0xed");      /* a surrogate */
+    parse_fails(LIT("{\"a\": \"\xf4\x90\x80\x80\"}"), "the byte 0xf4"); /* past U+10FFFF */
+    parse_fails(LIT("{\"a\": \"\xe2\x82\"}"), "the byte 0xe2");           /* cut short */
+    parse_fails(LIT("{\"a\": [\"ok\", \"\\u001b[31m\"]}"),
+                "$.a[1]: expected text without control characters, got U+001B at character 1");
+    parse_fails(LIT("{\"a\": \"x\ty\"}"), "got U+0009 at character 2");
+    parse_fails(LIT("{\"a\": \"x\\ny\"}"), "got U+000A at character 2");
+    parse_fails(LIT("{\"a\": \"\xc2\x9b\"}"), "got U+009B at character 1");
+    parse_fails(LIT("{\"a\": \"\x7f\"}"), "got U+007F at character 1");
+    parse_fails(LIT("{\"n\": \"adre\\u0000no640\"}"),
+                "$.n: expected text without NUL characters, got \\u0000 at character 5");
+    parse_fails(LIT("{\"a\": {\"ok\": 1, \"b\\u0007\": 2}}"),
+                "$.a: key #2: expected text without control characters, got U+0007");
+    parse_fails(LIT("{\"a\": [1, \"1e400\", {\"b\": -2e308}]}"),
+                "$.a[2].b: -2e308 is out of range for a double");
+    parse_fails(LIT("[0.5, 1e309]"), "$[1]: 1e309 is out of range for a double");
+    const char *good = "{\"\xc3\xa9\": [\"\\\"\\\\\\/\", \"\\u00e9\\ud83d\\ude00\xe2\x9c\x93\xf0\x9f\x98\x80\"], "
+                       "\"n\": -1.5e308, \"t\": true, \"z\": \"\", \"m\": [1e-400, 0, -0.0]}";
+    mg_diag d;
+    mg_diag_init(&d);
+    cJSON *j = mg_json_parse("t.json", good, strlen(good), &d);
+    CU_ASSERT_PTR_NOT_NULL(j);
+    if (!j) fprintf(stderr, "\n%s\n", mg_diag_first(&d));
+    cJSON_Delete(j);
+    mg_diag_free(&d);
+}
+
 static void test_load_missing(void)
 {
     mg_diag d;
@@ -119,6 +151,12 @@ static void test_jsonout(void)
     CU_ASSERT_TRUE(cJSON_Compare(j, back, 1));
     free(s);
     cJSON_Delete(back);
+    cJSON_Delete(j);
+    /* text that is not UTF-8 (a name from the command line) stays JSON */
+    j = cJSON_CreateString("a\xff\xc3\xa9\xe2\x82 \xf0\x9f\x98\x80\x1b");
+    s = write_to_string(j);
+    CU_ASSERT_STRING_EQUAL(s, "\"a\\ufffd\xc3\xa9\\ufffd\\ufffd \xf0\x9f\x98\x80\\u001b\"\n");
+    free(s);
     cJSON_Delete(j);
 }
 
@@ -212,13 +250,45 @@ static void test_diag(void)
     mg_diag_free(&d);
 }
 
+/* The registry of temporaries: an open afile's temporary is listed, a
+ * committed one is not; mg_afile_remove_tracked removes files, then the
+ * directories that are empty by then. */
+static void test_afile_registry(void)
+{
+    char dir[] = "/tmp/mg_afile_regXXXXXX";
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    char out[256], kept[256];
+    snprintf(out, sizeof out, "%s/out.txt", dir);
+    snprintf(kept, sizeof kept, "%s/kept.txt", dir);
+    mg_afile a, b;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mg_afile_open(&b, kept));
+    fputs("kept\n", b.f);
+    CU_ASSERT_EQUAL(mg_afile_commit(&b), 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mg_afile_open(&a, out));
+    CU_ASSERT(a.slot >= 0);
+    int ds = mg_afile_track(dir, 1);
+    CU_ASSERT(ds >= 0);
+    CU_ASSERT_EQUAL(access(a.tmp, F_OK), 0);
+    mg_afile_remove_tracked();
+    CU_ASSERT_NOT_EQUAL(access(a.tmp, F_OK), 0);       /* the temporary went */
+    CU_ASSERT_EQUAL(access(kept, F_OK), 0);            /* a committed file stays */
+    CU_ASSERT_EQUAL(access(dir, F_OK), 0);             /* so its directory stays */
+    mg_afile_abort(&a);
+    CU_ASSERT_EQUAL(a.slot, -1);
+    unlink(kept);
+    mg_afile_remove_tracked();
+    CU_ASSERT_NOT_EQUAL(access(dir, F_OK), 0);         /* empty now: removed */
+    mg_afile_untrack(ds);
+}
+
 int add_jsonfile_suite(void)
 {
     CU_pSuite s = CU_add_suite("jsonfile", NULL, NULL);
     if (!s) return -1;
     if (!CU_add_test(s, "parse_errors", test_parse_errors) ||
         !CU_add_test(s, "many_keys", test_many_keys) ||
-        !CU_add_test(s, "load_missing", test_load_missing))
+        !CU_add_test(s, "load_missing", test_load_missing) ||
+        !CU_add_test(s, "parse_strings", test_parse_strings))
         return -1;
     return 0;
 }
@@ -234,7 +304,8 @@ int add_afile_suite(void)
 {
     CU_pSuite s = CU_add_suite("afile", NULL, NULL);
     return s && CU_add_test(s, "commit_abort", test_afile) &&
-                   CU_add_test(s, "special", test_afile_special) ? 0 : -1;
+                   CU_add_test(s, "special", test_afile_special) &&
+                   CU_add_test(s, "registry", test_afile_registry) ? 0 : -1;
 }
 
 int add_diag_suite(void)

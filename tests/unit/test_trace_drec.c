@@ -26,7 +26,7 @@
 static const char *const lines[] = {
     "conv2d H=14 W=14 Cin=16 Cout=16 K=1 tile=4x4 wg=4,4 layout=image storage=fp16",
     "conv2d H=9 W=9 Cin=8 Cout=8 K=3 pad=1 tile=2x4 wg=2,8 layout=buffer",
-    "matmul M=32 N=32 K=32",
+    "matmul M=32 N=32 K=32 tile=2x4",
     "eltwise",
     "pchase mem=image range=4096 stride=32 stride_y=2 W=32 iters=50",
     "pchase mem=buffer range=3072 stride=12 iters=60",

@@ -63,7 +63,11 @@ mg_trace_source mg_gen_source(mg_gen_stream *st, const mg_gen *g);
 cJSON *mg_gen_kernel_json(const mg_gen *g);
 
 /* Write DIR/kernel.cl, DIR/kernel.json and, unless no_trace, DIR/trace.mgt
- * (each atomically; DIR is created if missing). */
+ * (each atomically; DIR is created if missing); with no_trace, a
+ * DIR/trace.mgt of an earlier run is removed, and so are the temporaries
+ * of an earlier run killed outright (NAME.tmp.PID of a PID that is gone).  On failure, or on
+ * SIGINT/SIGTERM/SIGHUP while writing, what this call wrote is removed,
+ * and DIR too when this call created it. */
 int mg_gen_write_dir(const mg_gen *g, const char *dir, int no_trace, mg_diag *d);
 
 /* Host data: allocate every tensor, fill inputs from the schedule's seed

@@ -9,7 +9,11 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <dirent.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static const char *dtype_name(int dt)
 {
@@ -108,9 +112,43 @@ static int write_text(const char *dir, const char *name, const char *text, const
     return 0;
 }
 
-int mg_gen_write_dir(const mg_gen *g, const char *dir, int no_trace, mg_diag *d)
+/* What one `gen -o` has made so far: removed again (by mg_gen_write_dir on
+ * failure, or by base/afile's handler on SIGINT/SIGTERM/SIGHUP) until the
+ * set is complete. */
+typedef struct made {
+    int  slot[4];       /* registry slots: the directory, then the outputs */
+    char path[3][4096]; /* the outputs committed so far */
+    int  n;             /* outputs committed */
+    char dir[4096];     /* the directory, when this run created it */
+} made;
+
+/* Record an output committed at dir/name. */
+static void made_file(made *m, const char *dir, const char *name)
 {
-    if (mkdir(dir, 0777) && errno != EEXIST) {
+    snprintf(m->path[m->n], sizeof m->path[m->n], "%s/%s", dir, name);
+    m->slot[1 + m->n] = mg_afile_track(m->path[m->n], 0);
+    m->n++;
+}
+
+/* Forget the registry entries; with undo, first remove what was made. */
+static void made_end(made *m, int undo)
+{
+    for (int i = 0; i < m->n; i++) {
+        if (undo) unlink(m->path[i]);
+        mg_afile_untrack(m->slot[1 + i]);
+    }
+    if (undo && m->dir[0]) rmdir(m->dir);
+    mg_afile_untrack(m->slot[0]);
+}
+
+/* Create dir unless it exists (then it must be a directory); a directory
+ * created here is recorded in m. */
+static int make_dir(made *m, const char *dir, mg_diag *d)
+{
+    if (mkdir(dir, 0777) == 0) {
+        snprintf(m->dir, sizeof m->dir, "%s", dir);
+        m->slot[0] = mg_afile_track(dir, 1);
+    } else if (errno != EEXIST) {
         mg_diag_error(d, "%s: cannot create directory: %s", dir, strerror(errno));
         return -1;
     }
@@ -119,18 +157,69 @@ int mg_gen_write_dir(const mg_gen *g, const char *dir, int no_trace, mg_diag *d)
         mg_diag_error(d, "%s: not a directory", dir);
         return -1;
     }
+    return 0;
+}
+
+/* Remove the temporaries an earlier `gen -o` into dir left when it was
+ * killed outright (SIGKILL, the OOM killer: no handler runs): NAME.tmp.PID
+ * for one of gen's outputs, where no process PID exists any more. */
+static void remove_stale(const char *dir)
+{
+    static const char *const outs[] = {"trace.mgt", "kernel.cl", "kernel.json"};
+    DIR *dp = opendir(dir);
+    if (!dp) return;
+    for (struct dirent *e; (e = readdir(dp));) {
+        for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++) {
+            size_t n = strlen(outs[i]);
+            if (strncmp(e->d_name, outs[i], n) || strncmp(e->d_name + n, ".tmp.", 5)) continue;
+            const char *digits = e->d_name + n + 5;
+            char *end;
+            long pid = strtol(digits, &end, 10);
+            if (end == digits || *end || pid <= 0 || pid == (long)getpid()) continue;
+            if (kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue;   /* alive, or not ours */
+            char path[4352];
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            unlink(path);
+        }
+    }
+    closedir(dp);
+}
+
+/* The trace of g at dir/trace.mgt; with no_trace, a trace.mgt left there
+ * by an earlier run is removed instead (it belongs to another kernel). */
+static int write_trace(made *m, const mg_gen *g, const char *dir, int no_trace, mg_diag *d)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/trace.mgt", dir);
+    if (no_trace) {
+        if (unlink(path) && errno != ENOENT) {
+            mg_diag_error(d, "%s: cannot remove the stale trace: %s", path, strerror(errno));
+            return -1;
+        }
+        return 0;
+    }
+    mg_gen_stream gs;
+    mg_trace_source src = mg_gen_source(&gs, g);
+    if (mg_trace_write_all(path, &src, d)) return -1;
+    made_file(m, dir, "trace.mgt");
+    return 0;
+}
+
+int mg_gen_write_dir(const mg_gen *g, const char *dir, int no_trace, mg_diag *d)
+{
+    made m = { .slot = { -1, -1, -1, -1 } };
+    int rc = make_dir(&m, dir, d);
+    if (!rc) remove_stale(dir);
     /* The trace first: it is the slow part, and a failure there leaves no
      * kernel.cl/kernel.json pair pointing at a missing trace. */
-    if (!no_trace) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/trace.mgt", dir);
-        mg_gen_stream gs;
-        mg_trace_source src = mg_gen_source(&gs, g);
-        if (mg_trace_write_all(path, &src, d)) return -1;
+    if (!rc) rc = write_trace(&m, g, dir, no_trace, d);
+    if (!rc) rc = write_text(dir, "kernel.cl", g->source, NULL, d);
+    if (!rc) {
+        made_file(&m, dir, "kernel.cl");
+        cJSON *j = mg_gen_kernel_json(g);
+        rc = write_text(dir, "kernel.json", NULL, j, d);
+        cJSON_Delete(j);
     }
-    if (write_text(dir, "kernel.cl", g->source, NULL, d)) return -1;
-    cJSON *j = mg_gen_kernel_json(g);
-    int rc = write_text(dir, "kernel.json", NULL, j, d);
-    cJSON_Delete(j);
+    made_end(&m, rc != 0);
     return rc;
 }
