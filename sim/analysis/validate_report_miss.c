@@ -76,9 +76,9 @@ static cJSON *profile_json(const mg_vprofile *p)
     cJSON_AddStringToObject(o, "stall_main", mg_stall_name(p->stall_main));
     cJSON_AddStringToObject(o, "binding", p->binding);
     cJSON_AddNumberToObject(o, "binding_n", (double)p->binding_n);
-    cJSON_AddNumberToObject(o, "resident_warps", p->occupancy);
-    cJSON_AddNumberToObject(o, "occupancy_groups", p->occ_groups);
-    cJSON_AddNumberToObject(o, "regs", p->regs);
+    cJSON_AddNumberToObject(o, "mean_resident_warps", p->occupancy);
+    cJSON_AddNumberToObject(o, "mean_occupancy_groups", p->occ_groups);
+    cJSON_AddNumberToObject(o, "mean_regs", p->regs);
     cJSON *k = cJSON_AddArrayToObject(o, "kernels");
     for (size_t j = 0; j < p->n; j++) cJSON_AddItemToArray(k, cJSON_CreateNumber((double)p->kernel[j]));
     return o;
