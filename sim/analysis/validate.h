@@ -145,6 +145,8 @@ typedef struct mg_vcmp_row {
 typedef struct mg_vcompare {
     char   file[512];          /* the other report */
     char   config[512], device[128];   /* the other's */
+    char   simulation[16], regs[16];   /* the other's "exact"/"sampled",
+                                          "estimate"/"compiler" */
     mg_vcmp_row all, mean;
     mg_vcmp_row *rows;         /* per group, in this run's order */
     size_t nrows;

@@ -147,6 +147,9 @@ int mg_validate_compare(mg_validation *v, const cJSON *o, const char *other, mg_
     snprintf(c->file, sizeof c->file, "%s", other);
     snprintf(c->config, sizeof c->config, "%s", str(o, "config") ? str(o, "config") : "");
     snprintf(c->device, sizeof c->device, "%s", str(o, "device") ? str(o, "device") : "");
+    snprintf(c->simulation, sizeof c->simulation, "%s",
+             str(o, "simulation") ? str(o, "simulation") : "");
+    snprintf(c->regs, sizeof c->regs, "%s", str(o, "regs") ? str(o, "regs") : "");
     c->nrows = v->ngroups;
     fill_rows(v, o, c);
     if (v->cmp) free(v->cmp->rows);

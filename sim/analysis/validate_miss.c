@@ -151,9 +151,12 @@ static int natcmp(const char *a, const char *b)
     return (unsigned char)*a - (unsigned char)*b;
 }
 
+/* Natural order, then plain ("1" before "01"): a total order. */
 static int by_value(const void *a, const void *b)
 {
-    return natcmp(((const mg_vresidual *)a)->value, ((const mg_vresidual *)b)->value);
+    const char *x = ((const mg_vresidual *)a)->value, *y = ((const mg_vresidual *)b)->value;
+    int c = natcmp(x, y);
+    return c ? c : strcmp(x, y);
 }
 
 /* Append knob j's distinct values among the compared kernels to res

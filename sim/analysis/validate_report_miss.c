@@ -167,8 +167,14 @@ void mg_validate_print_compare(FILE *f, const mg_validation *v)
         int l = (int)strlen(c->rows[g].name) + 4;
         if (l > nw) nw = l;
     }
-    fprintf(f, "\nside by side: A %s (%s), B %s (%s, report %s)\n\n", v->device, v->config,
+    fprintf(f, "\nside by side: A %s (%s), B %s (%s, report %s)\n", v->device, v->config,
             c->device, c->config, c->file);
+    const char *sim = v->sample == MG_SAMPLE_OFF ? "exact" : "sampled";
+    const char *regs = v->regs == MG_VREGS_COMPILER ? "compiler" : "estimate";
+    if (strcmp(sim, c->simulation) || strcmp(regs, c->regs))
+        fprintf(f, "note: A simulated %s with the register %s, B %s with the register %s\n",
+                sim, regs, c->simulation, c->regs);
+    fprintf(f, "\n");
     fprintf(f, "%-*s %4s %5s %5s %5s  %7s %7s %7s  %7s %7s %7s  %s\n", nw, "group", "n",
             "tau A", "tau B", "A-B", "regr A", "regr B", "A-B", "MAPE A", "MAPE B", "A-B",
             "better");
