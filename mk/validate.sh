@@ -14,8 +14,10 @@
 #       config itself, for comparison
 #   configs/measured/h100/validate-layers.{txt,json,png}  the realistic
 #       layer suite (layers-timings.json: configs/suites/h100-layers.json,
-#       17 real-network layers x 20 variants) on the calibrated config;
-#       validate-layers-base.{txt,json} the same on the base config
+#       17 real-network layers x 20 variants) on the calibrated config,
+#       with validate-layers-residuals.png (the residuals by knob);
+#       validate-layers-base.{txt,json} the same on the base config, and
+#       validate-layers-compare.txt the two side by side
 #   configs/measured/pocl/calibrated.json, validate.{txt,json,png}  the
 #       PoCL sanity row: its profile over configs/measured/pocl/base.json
 #
@@ -41,11 +43,14 @@ step "H100: the diagnostic suite"
 step "H100: the suite on the base config"
 "$MGSIM" validate --config configs/devices/nvidia-h100.json --timings $H/timings.json \
     -j "$J" --json-file $H/validate-base.json -o $H/validate-base.txt
-step "H100: the realistic layer suite (layers-timings.json) on the calibrated and the base config"
-"$MGSIM" validate --config $H/calibrated.json --timings $H/layers-timings.json -j "$J" \
-    --json-file $H/validate-layers.json --plot $H/validate-layers.png -o $H/validate-layers.txt
+step "H100: the realistic layer suite (layers-timings.json) on the base and the calibrated config"
 "$MGSIM" validate --config configs/devices/nvidia-h100.json --timings $H/layers-timings.json \
     -j "$J" --json-file $H/validate-layers-base.json -o $H/validate-layers-base.txt
+"$MGSIM" validate --config $H/calibrated.json --timings $H/layers-timings.json -j "$J" \
+    --json-file $H/validate-layers.json --plot $H/validate-layers.png \
+    --plot-residuals $H/validate-layers-residuals.png \
+    --compare $H/validate-layers-base.json --compare-file $H/validate-layers-compare.txt \
+    -o $H/validate-layers.txt
 step "PoCL: calibrate $P/calibrated.json and validate"
 "$MGSIM" calibrate --profile $P/profile.json --base $P/base.json -o $P/calibrated.json \
     > /dev/null
@@ -56,3 +61,5 @@ for f in $H/validate.txt $H/validate-diag.txt $H/validate-base.txt $H/validate-l
     printf '%s:\n' "$f"
     sed -n '/^all /p; /^mean of /p; /^aims/p' "$f" | sed 's/^/    /'
 done
+printf '%s:\n' $H/validate-layers-compare.txt
+sed -n '/^all /p; /^group mean /p' $H/validate-layers-compare.txt | sed 's/^/    /'

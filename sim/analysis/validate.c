@@ -23,6 +23,10 @@ void mg_validate_free(mg_validation *v)
 {
     free(v->k);
     free(v->groups);
+    free(v->miss);
+    free(v->res);
+    if (v->cmp) free(v->cmp->rows);
+    free(v->cmp);
     memset(v, 0, sizeof *v);
 }
 
@@ -173,7 +177,7 @@ typedef struct job {
     int                progress;
 } job;
 
-/* Simulate kernel i: fills predicted, bound, occupancy; a simulation
+/* Simulate kernel i: fills predicted, bound, occupancy, stall shares; a simulation
  * failure marks it failed; a generator error goes to fatal[i]. */
 static void sim_one(job *J, size_t i)
 {
@@ -214,6 +218,10 @@ static void sim_one(job *J, size_t i)
     k->binding = mg_level_name(rf.binding);
     k->below_bound = k->measured_ns < k->bound_ns;
     k->occupancy = st.resident_warps_mean;
+    k->occ_groups = st.occupancy_groups;
+    double total = 0;
+    for (int c = 0; c < MG_STALL_COUNT; c++) total += st.stall[c];
+    for (int c = 0; c < MG_STALL_COUNT; c++) k->stall[c] = total > 0 ? st.stall[c] / total : 0;
 out:
     mg_diag_free(&d);
     if (g) mg_gen_free(g);
@@ -446,6 +454,9 @@ void mg_validate_summarize(mg_validation *v)
         summarize_one(v, g, &v->groups[g], buf, buf + n, buf + 2 * n, buf + 3 * n, idx);
     group_mean(v);
     regs_summary(v);
+    for (size_t i = 0; i < v->n; i++) mg_validate_knobs(&v->k[i]);
+    mg_validate_misses(v);
+    mg_validate_residuals(v);
     free(buf);
     free(idx);
 }

@@ -107,6 +107,7 @@ void mg_validate_print_text(FILE *f, const mg_validation *v)
     fprintf(f, " top-1 regret <= %.0f%% in %zu of %zu;", 100 * AIM_REGRET, c, of);
     fprintf(f, " MAPE <= %.0f%%: %s (%.1f%%)\n", 100 * AIM_MAPE,
             v->all.mape <= AIM_MAPE ? "met" : "missed", 100 * v->all.mape);
+    mg_validate_print_compare(f, v);
     const mg_vregs *r = &v->regstat;
     fprintf(f, "\nregisters, generator estimate vs compiler count, %zu kernels", r->n);
     if (r->n)
@@ -115,6 +116,8 @@ void mg_validate_print_text(FILE *f, const mg_validation *v)
                 100 * r->mape, r->within25, 100.0 * (double)r->within25 / (double)r->n,
                 r->under);
     else fprintf(f, " (the timings carry no compiler counts)\n");
+    mg_validate_print_misses(f, v);
+    mg_validate_print_residuals(f, v);
     fprintf(f, "\n%5s %4s %10s %10s %8s %9s %-9s %7s  %s\n", "index", "grp", "measured",
             "predicted", "error", "bound", "binding", "regs", "knobs (flags)");
     fprintf(f, "%5s %4s %10s %10s %8s %9s %-9s %7s\n", "", "", "us", "us", "", "us", "",
@@ -176,6 +179,13 @@ static cJSON *kernel_json(const mg_vkernel *k)
         cJSON_AddStringToObject(o, "binding", k->binding);
         cJSON_AddBoolToObject(o, "below_bound", k->below_bound);
         cJSON_AddNumberToObject(o, "resident_warps", k->occupancy);
+        cJSON_AddNumberToObject(o, "occupancy_groups", k->occ_groups);
+        cJSON *s = cJSON_AddObjectToObject(o, "stall_shares");
+        for (int c = 0; c < MG_STALL_COUNT; c++)
+            cJSON_AddNumberToObject(s, mg_stall_name(c), k->stall[c]);
+        cJSON *kn = cJSON_AddObjectToObject(o, "knobs");
+        for (int j = 0; j < MG_VKNOB_COUNT; j++)
+            if (k->knob[j][0]) cJSON_AddStringToObject(kn, mg_vknob_names[j], k->knob[j]);
     }
     if (k->regs_estimate >= 0) cJSON_AddNumberToObject(o, "regs_estimate", k->regs_estimate);
     else cJSON_AddNullToObject(o, "regs_estimate");
@@ -205,8 +215,13 @@ cJSON *mg_validate_to_json(const mg_validation *v)
     cJSON_AddItemToObject(o, "overall", summary_json(&v->all, 0));
     cJSON_AddItemToObject(o, "group_mean", summary_json(&v->mean, 0));
     cJSON *gs = cJSON_AddArrayToObject(o, "groups");
-    for (size_t g = 0; g < v->ngroups; g++)
-        cJSON_AddItemToArray(gs, summary_json(&v->groups[g], 1));
+    for (size_t g = 0; g < v->ngroups; g++) {
+        cJSON *x = summary_json(&v->groups[g], 1);
+        if (v->miss) cJSON_AddItemToObject(x, "miss", mg_validate_miss_json(&v->miss[g]));
+        cJSON_AddItemToArray(gs, x);
+    }
+    cJSON_AddItemToObject(o, "residuals", mg_validate_residuals_json(v));
+    if (v->cmp) cJSON_AddItemToObject(o, "compare", mg_validate_compare_json(v));
     const mg_vregs *r = &v->regstat;
     cJSON *rg = cJSON_AddObjectToObject(o, "registers");
     cJSON_AddNumberToObject(rg, "n", (double)r->n);

@@ -24,8 +24,11 @@ static void plot_usage(FILE *f)
             "KIND.png.  The image is written to a temporary file and renamed.\n"
             "\n"
             "Kinds and their INPUT:\n");
+    int w = 0;
     for (const mg_plot_kind *k = mg_plot_kinds; k->name; k++)
-        fprintf(f, "  %-9s %s\n", k->name, k->input);
+        if ((int)strlen(k->name) > w) w = (int)strlen(k->name);
+    for (const mg_plot_kind *k = mg_plot_kinds; k->name; k++)
+        fprintf(f, "  %-*s %s\n", w, k->name, k->input);
     fprintf(f,
             "\n"
             "  --config CFG  roofline: draw every memory level and both precisions' peaks\n"

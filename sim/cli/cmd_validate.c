@@ -21,8 +21,10 @@ static void validate_usage(FILE *f)
 {
     fprintf(f,
             "Usage: mgsim validate --config CFG --timings T.json [--json] [-o FILE]\n"
-            "                      [--json-file FILE] [--plot OUT.png|OUT.svg] [-j N]\n"
+            "                      [--json-file FILE] [--plot OUT.png|OUT.svg]\n"
+            "                      [--plot-residuals OUT.png|OUT.svg] [-j N]\n"
             "                      [--regs estimate|compiler] [--sample off|auto|N]\n"
+            "                      [--compare OTHER.json [--compare-file FILE]]\n"
             "\n"
             "Regenerates every kernel timed ok in T.json (written by `mgprobe time`;\n"
             "the schedule words are in it) and simulates it on CFG, then reports per\n"
@@ -35,16 +37,25 @@ static void validate_usage(FILE *f)
             "model's roofline bound are flagged; kernels not timed ok are listed with\n"
             "their reason.  The generator's register estimate is compared with the\n"
             "compiler's count where the timings have it (NVIDIA: -cl-nv-verbose).\n"
+            "Where it misses: per group the worst-predicted kernels against the best,\n"
+            "by what binds them in the simulation (stall shares, roofline level,\n"
+            "occupancy, registers), and the residuals grouped by each knob's value.\n"
             "\n"
             "  --json            the report as JSON (schema mgsim-validate/1)\n"
             "  -o FILE           write the report to FILE (atomically), not stdout\n"
             "  --json-file FILE  also write the JSON report to FILE\n"
             "  --plot OUT        a log-log scatter, predicted vs measured, with y = x\n"
             "                    (gnuplot; the same as `mgsim plot validate` on the JSON)\n"
+            "  --plot-residuals OUT  predicted / measured per kernel by each knob's value\n"
+            "                    (the same as `mgsim plot validate-residuals` on the JSON)\n"
             "  -j N              simulate N kernels at once (threads; same output)\n"
             "  --regs compiler   simulate with the compiler's register count where the\n"
             "                    timings have one (default: the generator's estimate)\n"
             "  --sample MODE     off (default: every work group, exact), auto, or N waves\n"
+            "  --compare OTHER   side by side with OTHER, the JSON report of another\n"
+            "                    config on the same timings: per group both configs'\n"
+            "                    tau, regret and MAPE, the difference and the better one\n"
+            "  --compare-file F  also write that comparison alone (text) to F\n"
             "\n"
             "Exit status: 0, or 2 for bad input (unreadable files, a wrong schema,\n"
             "schedule words the generator rejects).\n"
@@ -54,30 +65,31 @@ static void validate_usage(FILE *f)
             "      --timings configs/measured/h100/timings.json -j 2 --plot validate.png\n");
 }
 
-/* Render the scatter from the JSON report j into out. */
-static int plot(const cJSON *j, const char *out, mg_diag *d)
+/* Render the plot kind `kind` (validate, validate-residuals) of the JSON
+ * report j into out (opt: the option, for messages). */
+static int plot(const cJSON *j, const char *kind, const char *opt, const char *out, mg_diag *d)
 {
-    char *gnuplot = mg_plot_find_gnuplot(), *scripts = mg_plot_find_scripts("validate.gp");
+    const mg_plot_kind *pk = mg_plot_kind_find(kind);
+    char *gnuplot = mg_plot_find_gnuplot(), *scripts = mg_plot_find_scripts(pk->script);
     mg_plot_job job;
     int rc = -1;
     char path[4200] = "";
     memset(&job, 0, sizeof job);
     if (!gnuplot) {
-        mg_diag_error(d, "--plot: gnuplot not found on PATH (Debian: apt-get install "
-                      "gnuplot-nox); the JSON report has the data");
+        mg_diag_error(d, "%s: gnuplot not found on PATH (Debian: apt-get install "
+                      "gnuplot-nox); the JSON report has the data", opt);
         goto done;
     }
     if (!scripts) {
-        mg_diag_error(d, "--plot: cannot find the gnuplot script validate.gp (looked in "
-                      "$MGSIM_PLOTS, BINDIR/../share/mgsim/plots and BINDIR/../plots)");
+        mg_diag_error(d, "%s: cannot find the gnuplot script %s (looked in $MGSIM_PLOTS, "
+                      "BINDIR/../share/mgsim/plots and BINDIR/../plots)", opt, pk->script);
         goto done;
     }
     if (mg_plot_job_init(&job, NULL, d)) goto done;
     snprintf(path, sizeof path, "%s/validate.json", job.dir);
     char *in[1] = {path};
-    if (mg_json_save(path, j, d) || mg_plot_prepare_validate(&job, 1, in, d) ||
-        mg_plot_job_finish(&job, d) ||
-        mg_plot_render(&job, gnuplot, scripts, "validate.gp", out, d))
+    if (mg_json_save(path, j, d) || pk->prepare(&job, 1, in, d) ||
+        mg_plot_job_finish(&job, d) || mg_plot_render(&job, gnuplot, scripts, pk->script, out, d))
         goto done;
     rc = 0;
 done:
@@ -104,6 +116,7 @@ static int parse_sample(const char *s, int *out)
 /* The command line of validate. */
 typedef struct validate_args {
     const char *cfg, *timings, *out, *jfile, *png;   /* out "-": stdout */
+    const char *rpng, *other, *cfile;                /* --plot-residuals, --compare(-file) */
     int json;
     mg_validate_opts vo;
 } validate_args;
@@ -129,6 +142,8 @@ static int validate_parse(int argc, char **argv, validate_args *a)
         {"json-file", required_argument, NULL, 'F'}, {"plot", required_argument, NULL, 'p'},
         {"jobs", required_argument, NULL, 'j'},      {"regs", required_argument, NULL, 'r'},
         {"sample", required_argument, NULL, 's'},    {"help", no_argument, NULL, 'h'},
+        {"plot-residuals", required_argument, NULL, 'R'},
+        {"compare", required_argument, NULL, 'C'},   {"compare-file", required_argument, NULL, 'G'},
         {NULL, 0, NULL, 0},
     };
     *a = (validate_args){.out = "-",
@@ -144,6 +159,9 @@ static int validate_parse(int argc, char **argv, validate_args *a)
         case 'o': a->out = optarg; break;
         case 'F': a->jfile = optarg; break;
         case 'p': a->png = optarg; break;
+        case 'R': a->rpng = optarg; break;
+        case 'C': a->other = optarg; break;
+        case 'G': a->cfile = optarg; break;
         case 'j':
             if (parse_jobs(optarg, &a->vo.jobs)) return MG_EXIT_BAD;
             break;
@@ -171,29 +189,44 @@ static int validate_parse(int argc, char **argv, validate_args *a)
     if (a->png && !mg_plot_term(a->png))
         return mg_cli_usage_error("validate", "--plot %s: unknown image type (use .png or "
                                   ".svg)", a->png);
+    if (a->rpng && !mg_plot_term(a->rpng))
+        return mg_cli_usage_error("validate", "--plot-residuals %s: unknown image type (use "
+                                  ".png or .svg)", a->rpng);
+    if (a->cfile && !a->other)
+        return mg_cli_usage_error("validate", "--compare-file needs --compare OTHER.json");
     return -1;
 }
 
-/* Write the report j (of v) to --json-file, --plot and -o (text or JSON,
- * atomically).  0, or -1 with messages in d. */
+/* Write print(v) to path ("-": stdout) atomically.  0, or -1 with a
+ * message in d. */
+static int write_text(const char *path, const mg_validation *v,
+                      void (*print)(FILE *, const mg_validation *), mg_diag *d)
+{
+    mg_afile af;
+    FILE *f = mg_afile_open(&af, path);
+    if (!f) {
+        mg_diag_error(d, "%s: cannot write: %s", path, strerror(errno));
+        return -1;
+    }
+    print(f, v);
+    if (mg_afile_commit(&af)) {
+        mg_diag_error(d, "%s: write failed: %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* Write the report j (of v) to --json-file, the plots, --compare-file and
+ * -o (text or JSON, atomically).  0, or -1 with messages in d. */
 static int validate_write(const validate_args *a, const cJSON *j, const mg_validation *v,
                           mg_diag *d)
 {
     if (a->jfile && mg_json_save(a->jfile, j, d)) return -1;
-    if (a->png && plot(j, a->png, d)) return -1;
-    mg_afile af;
-    FILE *f = mg_afile_open(&af, a->out);
-    if (!f) {
-        mg_diag_error(d, "%s: cannot write: %s", a->out, strerror(errno));
-        return -1;
-    }
-    if (a->json) mg_json_write(f, j);
-    else mg_validate_print_text(f, v);
-    if (mg_afile_commit(&af)) {
-        mg_diag_error(d, "%s: write failed: %s", a->out, strerror(errno));
-        return -1;
-    }
-    return 0;
+    if (a->png && plot(j, "validate", "--plot", a->png, d)) return -1;
+    if (a->rpng && plot(j, "validate-residuals", "--plot-residuals", a->rpng, d)) return -1;
+    if (a->cfile && write_text(a->cfile, v, mg_validate_print_compare, d)) return -1;
+    if (a->json) return mg_json_save(a->out, j, d);
+    return write_text(a->out, v, mg_validate_print_text, d);
 }
 
 int mg_cmd_validate(int argc, char **argv)
@@ -206,10 +239,12 @@ int mg_cmd_validate(int argc, char **argv)
     rc = MG_EXIT_BAD;
     mg_validation v;
     memset(&v, 0, sizeof v);
-    cJSON *j = NULL;
+    cJSON *j = NULL, *other = NULL;
     mg_device *dev = malloc(sizeof *dev);
     if (!dev || mg_device_load(a.cfg, 0, dev, &d)) goto done;
+    if (a.other && !(other = mg_validate_compare_load(a.other, &d))) goto done;
     if (mg_validate_run(dev, a.cfg, a.timings, &a.vo, &v, &d)) goto done;
+    if (other && mg_validate_compare(&v, other, a.other, &d)) goto done;
     j = mg_validate_to_json(&v);
     if (!j) {
         mg_diag_error(&d, "out of memory");
@@ -220,6 +255,7 @@ done:
     if (mg_diag_failed(&d)) mg_diag_print(&d, stderr, "mgsim");
     mg_diag_free(&d);
     cJSON_Delete(j);
+    cJSON_Delete(other);
     mg_validate_free(&v);
     free(dev);
     return rc;

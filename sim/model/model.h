@@ -135,6 +135,9 @@ void mg_roofline_compute(const mg_device *dev, const mg_sim_stats *st, mg_roofli
 /* Level names for printing: "tex_l1", "buffer_l1", "local", "constant", "l2", "dram". */
 const char *mg_level_name(int lv);
 
+/* Stall class names for printing: "memory", "alu", "barrier", "idle". */
+const char *mg_stall_name(int s);
+
 /* Reports (report.c). */
 void   mg_sim_print_text(FILE *f, const mg_device *dev, const mg_trace_header *h,
                          const mg_sim_stats *st, const mg_roofline *r);

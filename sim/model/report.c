@@ -8,6 +8,11 @@
 
 static const char *const stall_names[] = {"memory", "alu", "barrier", "idle"};
 
+const char *mg_stall_name(int s)
+{
+    return s >= 0 && s < MG_STALL_COUNT ? stall_names[s] : "?";
+}
+
 /* "auto" or "N waves" */
 static const char *sample_mode(const mg_sim_stats *st, char *buf, size_t n)
 {

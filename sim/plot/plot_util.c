@@ -44,6 +44,11 @@ const mg_plot_kind mg_plot_kinds[] = {
      .input = "an `mgsim validate --json` report",
      .max_inputs = 1,
      .prepare = mg_plot_prepare_validate},
+    {.name = "validate-residuals",
+     .script = "validate-residuals.gp",
+     .input = "an `mgsim validate --json` report",
+     .max_inputs = 1,
+     .prepare = mg_plot_prepare_residuals},
     {.name = NULL},
 };
 

@@ -19,6 +19,7 @@
  */
 #include "sim/plot/plot.h"
 #include "base/jsonfile.h"
+#include "base/words.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -28,31 +29,17 @@
 
 typedef struct vp_point { double x, y; int fam, below; } vp_point;
 
-/* The value of key=... in a group's words ("" when absent). */
-static void word_value(const char *words, const char *key, char *out, size_t len)
-{
-    out[0] = 0;
-    size_t kl = strlen(key);
-    for (const char *p = words; (p = strstr(p, key)) != NULL; p += kl) {
-        if ((p == words || p[-1] == ' ') && p[kl] == '=') {
-            size_t n = strcspn(p + kl + 1, " ");
-            snprintf(out, len, "%.*s", (int)n, p + kl + 1);
-            return;
-        }
-    }
-}
-
 /* The family label of a group name ("conv2d H=.. K=3 ..." -> "conv 3x3"). */
 static void family_of(const char *group, char *out, size_t len)
 {
     char op[32], k[16], dw[16], m[32];
     snprintf(op, sizeof op, "%.*s", (int)strcspn(group, " "), group);
     if (!strcmp(op, "conv2d")) {
-        word_value(group, "K", k, sizeof k);
-        word_value(group, "depthwise", dw, sizeof dw);
+        mg_word_value(group, "K", k, sizeof k);
+        mg_word_value(group, "depthwise", dw, sizeof dw);
         snprintf(out, len, "%s %sx%s", !strcmp(dw, "1") ? "depthwise" : "conv", k, k);
     } else if (!strcmp(op, "matmul")) {
-        word_value(group, "M", m, sizeof m);
+        mg_word_value(group, "M", m, sizeof m);
         snprintf(out, len, "%s", !strcmp(m, "1") ? "fc" : "matmul");
     } else {
         snprintf(out, len, "%s", op);

@@ -91,12 +91,18 @@ if [ $have_gnuplot -eq 1 ]; then
     render sweep sweep $D/sweep-small.jsonl
     render whatif whatif $D/whatif-small.json
     render validate validate $D/validate-small.json
+    render validate-residuals validate-residuals $D/validate-residuals-small.json
     # mgsim validate --plot draws the same from its own JSON
     $W "$MGSIM" validate --config configs/devices/nvidia-h100.json \
         --timings tests/golden/data/timings-h100-small.json --plot "$tmp/vp.png" \
         -o /dev/null 2>"$tmp/err"
     if [ $? -eq 0 ] && [ ! -s "$tmp/err" ] && magic "$tmp/vp.png" png; then ok
     else bad "validate --plot: $(head -2 "$tmp/err")"; fi
+    $W "$MGSIM" validate --config configs/devices/nvidia-h100.json \
+        --timings tests/golden/data/timings-h100-small.json --plot-residuals "$tmp/vr.svg" \
+        -o /dev/null 2>"$tmp/err"
+    if [ $? -eq 0 ] && [ ! -s "$tmp/err" ] && magic "$tmp/vr.svg" svg; then ok
+    else bad "validate --plot-residuals: $(head -2 "$tmp/err")"; fi
 
     # installed layout: PREFIX/bin/mgsim finds PREFIX/share/mgsim/plots
     mkdir -p "$tmp/prefix/bin" "$tmp/prefix/share/mgsim" "$tmp/elsewhere"
@@ -136,6 +142,8 @@ if [ $have_gnuplot -eq 1 ]; then
         sweep "$tmp/neg.jsonl"
     refuse whatif-schema 'expected "mgsim-whatif/1"' whatif configs/measured/h100/profile.json
     refuse validate-schema 'expected "mgsim-validate/1"' validate $D/whatif-small.json
+    refuse residuals-schema 'expected "mgsim-validate/1"' validate-residuals $D/whatif-small.json
+    refuse residuals-old-report '$.residuals: missing' validate-residuals $D/validate-small.json
     refuse missing-file 'cannot open' sweep "$tmp/nonexistent.jsonl"
 else
     echo "plots: gnuplot not on PATH: rendering cases skipped"

@@ -4,6 +4,8 @@
  * register summary on a hand-built validation (sim/analysis/validate.c). */
 #include <CUnit/CUnit.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sim/analysis/stats.h"
@@ -167,6 +169,80 @@ static void test_summarize(void)
     CU_ASSERT_DOUBLE_EQUAL(v.regstat.mape, (10.0 / 40 + 2.0 / 32 + 0 + 5.0 / 15 + 0) / 5, EPS);
     CU_ASSERT_EQUAL(v.regstat.within25, 4);     /* 10/40 = 25 % is within, 5/15 not */
     CU_ASSERT_EQUAL(v.regstat.under, 2);
+    free(v.miss);
+    free(v.res);
+}
+
+/* One group of 8 kernels: the worst quarter (2) by |log(predicted /
+ * measured)| against the best 2, described by their simulated stalls,
+ * binding level, occupancy and registers; residuals by knob value in
+ * natural order; a group of 1 gets no miss profile. */
+static void test_misses(void)
+{
+    mg_validation v;
+    memset(&v, 0, sizeof v);
+    mg_vkernel k[9];
+    mg_vsummary g[2];
+    memset(k, 0, sizeof k);
+    memset(g, 0, sizeof g);
+    /* predicted / measured: 0.25 and 3 are the worst (|log| 1.39, 1.10),
+     * 1.0 and 0.95 the best */
+    const double ratio[9] = {0.25, 0.5, 1.0, 2.0, 3.0, 0.95, 1.5, 0.7, 1.0};
+    const char *tile[9] = {"4x8", "16x1", "1x4", "2x4", "4x8", "1x4", "2x4", "16x1", "1x4"};
+    for (int i = 0; i < 9; i++) {
+        k[i].index = (size_t)i;
+        k[i].group = i == 8;
+        k[i].status = MG_VK_OK;
+        k[i].measured_ns = 100;
+        k[i].predicted_ns = 100 * ratio[i];
+        k[i].half_ns[0] = k[i].half_ns[1] = NAN;
+        k[i].binding = i == 0 || i == 4 ? "buffer_l1" : "compute";
+        k[i].stall[MG_STALL_MEM] = i == 0 || i == 4 ? 0.9 : 0.2;
+        k[i].stall[MG_STALL_ALU] = 1 - k[i].stall[MG_STALL_MEM];
+        k[i].occupancy = i == 0 ? 3 : i == 4 ? 5 : 40;
+        k[i].occ_groups = 1;
+        k[i].regs_simulated = i == 0 ? 100 : 32;
+        snprintf(k[i].schedule, sizeof k[i].schedule, "matmul M=1 tile=%s vec=4", tile[i]);
+    }
+    v.k = k;
+    v.n = 9;
+    v.groups = g;
+    v.ngroups = 2;
+    mg_validate_summarize(&v);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(v.miss);
+    const mg_vprofile *w = &v.miss[0].worst, *b = &v.miss[0].best;
+    CU_ASSERT_EQUAL(w->n, 2);
+    CU_ASSERT_EQUAL(w->kernel[0], 0);
+    CU_ASSERT_EQUAL(w->kernel[1], 4);
+    CU_ASSERT_EQUAL(w->under, 1);
+    CU_ASSERT_DOUBLE_EQUAL(w->error, (-0.75 + 2.0) / 2, EPS);
+    CU_ASSERT_EQUAL(w->stall_main, MG_STALL_MEM);
+    CU_ASSERT_DOUBLE_EQUAL(w->stall[MG_STALL_MEM], 0.9, EPS);
+    CU_ASSERT_STRING_EQUAL(w->binding, "buffer_l1");
+    CU_ASSERT_EQUAL(w->binding_n, 2);
+    CU_ASSERT_DOUBLE_EQUAL(w->occupancy, 4, EPS);
+    CU_ASSERT_DOUBLE_EQUAL(w->regs, 66, EPS);
+    CU_ASSERT_EQUAL(b->n, 2);
+    CU_ASSERT_EQUAL(b->kernel[0], 2);                 /* exact first */
+    CU_ASSERT_EQUAL(b->kernel[1], 5);
+    CU_ASSERT_EQUAL(b->stall_main, MG_STALL_ALU);
+    CU_ASSERT_STRING_EQUAL(b->binding, "compute");
+    CU_ASSERT_DOUBLE_EQUAL(b->occupancy, 40, EPS);
+    CU_ASSERT_EQUAL(v.miss[1].worst.n, 0);            /* a group of one kernel */
+    /* residuals: tile 1x4 2x4 4x8 16x1 (natural order) then vec 4, then
+     * occupancy 2-4 4-8 32-64 */
+    CU_ASSERT_EQUAL_FATAL(v.nres, 8);
+    const char *want[8] = {"1x4", "2x4", "4x8", "16x1", "4", "2-4", "4-8", "32-64"};
+    for (int x = 0; x < 8; x++) CU_ASSERT_STRING_EQUAL(v.res[x].value, want[x]);
+    CU_ASSERT_STRING_EQUAL(mg_vknob_names[v.res[0].knob], "tile");
+    CU_ASSERT_STRING_EQUAL(mg_vknob_names[v.res[4].knob], "vec");
+    CU_ASSERT_EQUAL(v.res[0].n, 3);                   /* 1.0, 0.95, 1.0 */
+    CU_ASSERT_DOUBLE_EQUAL(v.res[0].median_error, 0, EPS);
+    CU_ASSERT_DOUBLE_EQUAL(v.res[0].mape, 0.05 / 3, EPS);
+    CU_ASSERT_DOUBLE_EQUAL(v.res[2].median_error, (-0.75 + 2.0) / 2, EPS);  /* 4x8 */
+    CU_ASSERT_EQUAL(v.res[4].n, 9);
+    free(v.miss);
+    free(v.res);
 }
 
 int add_stats_suite(void)
@@ -178,7 +254,8 @@ int add_stats_suite(void)
         !CU_add_test(s, "ties in both", test_ties_in_both) ||
         !CU_add_test(s, "log Pearson and median", test_log_and_median) ||
         !CU_add_test(s, "undefined statistics", test_undefined) ||
-        !CU_add_test(s, "validation summaries", test_summarize))
+        !CU_add_test(s, "validation summaries", test_summarize) ||
+        !CU_add_test(s, "where validation misses", test_misses))
         return -1;
     return 0;
 }

@@ -24,8 +24,8 @@
  * partial warp), random lists (pchase, rstride2d), local memory with
  * barriers, constants, ALU work. */
 static const char *const lines[] = {
-    "conv2d H=14 W=14 Cin=16 Cout=16 K=1 tile=4x4 wg=4,4 layout=image storage=fp16",
-    "conv2d H=9 W=9 Cin=8 Cout=8 K=3 pad=1 tile=2x4 wg=2,8 layout=buffer",
+    "conv2d H=14 W=14 Cin=16 Cout=16 K=1 tile=2x4 wg=4,4 layout=image storage=fp16",
+    "conv2d H=9 W=9 Cin=16 Cout=8 K=3 pad=1 tile=2x4 wg=2,8 layout=buffer",
     "matmul M=32 N=32 K=32 tile=2x4",
     "eltwise",
     "pchase mem=image range=4096 stride=32 stride_y=2 W=32 iters=50",
