@@ -194,7 +194,7 @@ static void sim_one(job *J, size_t i)
         J->fatal[i] = strdup(mg_diag_first(&d));
         goto out;
     }
-    k->regs_simulated = (int)g->hdr.regs_per_item;
+    k->regs_simulated = k->regs_estimate = (int)g->hdr.regs_per_item;
     if (J->o->regs == MG_VREGS_COMPILER && k->regs_compiler > 0) {
         g->hdr.regs_per_item = (uint32_t)k->regs_compiler;
         k->regs_simulated = k->regs_compiler;

@@ -68,7 +68,8 @@ typedef struct mg_vkernel {
                                      (warp-cycles; idle in SP-cycles), as
                                      `mgsim run` prints them */
     char   knob[MG_VKNOB_COUNT][MG_VKNOB_LEN]; /* its value of each knob ("": none) */
-    int    regs_estimate;      /* the generator's (-1: not in the timings) */
+    int    regs_estimate;      /* the generator's: this build's for a kernel it
+                                  regenerated, else the timings' (-1: none) */
     int    regs_compiler;      /* the driver's (-1: not reported) */
     int    regs_simulated;     /* what the simulation used */
 } mg_vkernel;
