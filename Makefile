@@ -133,6 +133,11 @@ bench: deps-ensure
 
 # The validation reports under configs/measured/: calibrate, then
 # mgsim validate on the recorded timings (text, JSON, plot).
+.PHONY: compare-archprobe
+compare-archprobe: deps-ensure
+	@$(MAKE) --no-print-directory $(MGSIM)
+	@sh mk/compare_archprobe.sh "$(MGSIM)" configs/measured/pixel4
+
 .PHONY: validate-h100
 validate-h100: deps-ensure
 	@$(MAKE) --no-print-directory $(MGSIM)

@@ -38,5 +38,7 @@ int mg_cmd_plot(int argc, char **argv);
 int mg_cmd_validate(int argc, char **argv);
 int mg_cmd_vprobe(int argc, char **argv);
 int mg_cmd_calibrate(int argc, char **argv);
+int mg_cmd_import(int argc, char **argv);
+int mg_cmd_compare(int argc, char **argv);
 
 #endif

@@ -44,6 +44,12 @@ const mg_command mg_commands[] = {
     {.name = "calibrate",
      .summary = "a device config from a probe profile (+ a base config), with sources",
      .run = mg_cmd_calibrate},
+    {.name = "import",
+     .summary = "measurements of other tools in (ArchProbe reports): an mgsim profile",
+     .run = mg_cmd_import},
+    {.name = "compare",
+     .summary = "measured probe curves against the model's, point by point",
+     .run = mg_cmd_compare},
     {.name = NULL},
 };
 

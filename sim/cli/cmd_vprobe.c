@@ -33,6 +33,9 @@ static void vprobe_usage(FILE *f)
             "                       flops, alu, regs, cache_buffer, cache_image,\n"
             "                       bw_buffer, bw_image, bw_local, bw_constant, dram,\n"
             "                       rstride2d (alu reads flops, regs reads warp)\n"
+            "      --sweep archprobe  the bandwidth aspects with ArchProbe's footprints\n"
+            "                       (16 B x 2^k) and access pattern, to set against an\n"
+            "                       `mgsim import archprobe` profile (`mgsim compare`)\n"
             "      --json           print the profile on stdout instead of the table\n"
             "  -q, --quiet          no progress lines on stderr (printed on a terminal)\n"
             "  -h, --help           print this help\n"
@@ -76,7 +79,7 @@ static void print_table(FILE *f, const cJSON *prof)
     }
 }
 
-enum { OPT_JSON = 256 };
+enum { OPT_JSON = 256, OPT_SWEEP };
 
 int mg_cmd_vprobe(int argc, char **argv)
 {
@@ -84,10 +87,11 @@ int mg_cmd_vprobe(int argc, char **argv)
         {"config", required_argument, NULL, 'c'}, {"output", required_argument, NULL, 'o'},
         {"aspects", required_argument, NULL, 'a'}, {"json", no_argument, NULL, OPT_JSON},
         {"quiet", no_argument, NULL, 'q'},        {"help", no_argument, NULL, 'h'},
+        {"sweep", required_argument, NULL, OPT_SWEEP},
         {NULL, 0, NULL, 0},
     };
     const char *cfg = NULL, *out = NULL, *aspects = NULL;
-    int json = 0, quiet = 0;
+    int json = 0, quiet = 0, archprobe = 0;
     opterr = 0;
     optind = 0;
     int c;
@@ -97,6 +101,12 @@ int mg_cmd_vprobe(int argc, char **argv)
         case 'o': out = optarg; break;
         case 'a': aspects = optarg; break;
         case OPT_JSON: json = 1; break;
+        case OPT_SWEEP:
+            if (strcmp(optarg, "archprobe"))
+                return mg_cli_usage_error("vprobe", "--sweep: unknown sweep '%s' (known: "
+                                          "archprobe)", optarg);
+            archprobe = 1;
+            break;
         case 'q': quiet = 1; break;
         case 'h': vprobe_usage(stdout); return MG_EXIT_OK;
         default:
@@ -117,7 +127,7 @@ int mg_cmd_vprobe(int argc, char **argv)
     char cdir[4200];
     mg_vprobe_curves_dir(out ? out : "vprofile.json", cdir, sizeof cdir);
     const char *base = strrchr(cdir, '/');
-    mg_vprobe_opts o = {aspects, !quiet && isatty(STDERR_FILENO), cfg};
+    mg_vprobe_opts o = {aspects, !quiet && isatty(STDERR_FILENO), cfg, archprobe};
     if (mg_vprobe_run(dev, &o, base ? base + 1 : cdir, &prof, &curves, &d)) goto done;
     if (out && mg_vprobe_save(out, prof, curves, &d)) goto done;
     if (json) {

@@ -20,6 +20,7 @@ typedef struct mg_vp {
     double       sim_seconds;   /* simulated time of this aspect's kernels */
     long         runs;          /* model runs */
     int          failed;        /* the aspect cannot run at all (error says why) */
+    int          archprobe;     /* bandwidth sweeps in ArchProbe's shape (vp_apbw.c) */
     char         error[600];
 } mg_vp;
 
@@ -77,6 +78,10 @@ void mg_vp_bw_image(mg_vp *v);
 void mg_vp_bw_local(mg_vp *v);
 void mg_vp_bw_constant(mg_vp *v);
 void mg_vp_dram(mg_vp *v);
+
+/* A bandwidth aspect (MG_PMEM_*) with ArchProbe's footprints and access
+ * pattern (vp_apbw.c). */
+void mg_vp_apbw(mg_vp *v, int mem);
 void mg_vp_rstride2d(mg_vp *v);
 
 #endif

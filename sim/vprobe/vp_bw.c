@@ -129,6 +129,10 @@ static int grow_launch(mg_vp *v, int mem, int64_t fp, const char *extra)
 
 static void bw_sweep(mg_vp *v, int mem)
 {
+    if (v->archprobe) {
+        mg_vp_apbw(v, mem);
+        return;
+    }
     int64_t lo;
     double hi, l1 = 0;
     mg_pplan_bw_range(&v->pd, mem, big(v), &lo, &hi);

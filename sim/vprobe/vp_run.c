@@ -127,10 +127,11 @@ static cJSON *device_json(const mg_device *dev, const mg_pdev *pd, const char *c
 
 /* Run one aspect into an entry of `aspects` and its curves document. */
 static void run_aspect(const vp_aspect *asp, const mg_device *dev, const mg_pdev *pd,
-                       cJSON *prof, const char *cdir, cJSON *curves)
+                       cJSON *prof, const char *cdir, cJSON *curves, int archprobe)
 {
     mg_vp v;
     memset(&v, 0, sizeof v);
+    v.archprobe = archprobe;
     v.dev = dev;
     v.pd = *pd;
     v.profile = prof;
@@ -179,11 +180,12 @@ int mg_vprobe_run(const mg_device *dev, const mg_vprobe_opts *o, const char *cur
     cJSON_AddStringToObject(set, "timing", "simulated: (time(b) - time(a)) / (b - a), one run "
                             "each (the model has no noise)");
     cJSON_AddStringToObject(set, "sampling", "off: every work group replayed");
+    if (o && o->archprobe) cJSON_AddStringToObject(set, "sweep", "archprobe");
     cJSON_AddObjectToObject(prof, "aspects");
     for (size_t i = 0; i < NASP; i++) {
         if (!wanted(o ? o->aspects : NULL, table[i].name)) continue;
         if (o && o->progress) fprintf(stderr, "mgsim: vprobe: %s ...\n", table[i].name);
-        run_aspect(&table[i], dev, &pd, prof, curves_dir, cv);
+        run_aspect(&table[i], dev, &pd, prof, curves_dir, cv, o ? o->archprobe : 0);
     }
     int bad = mg_profile_validate(prof, "vprobe profile", d) != 0;
     for (const cJSON *c = cv->child; c; c = c->next)

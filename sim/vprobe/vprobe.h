@@ -25,6 +25,7 @@ typedef struct mg_vprobe_opts {
     const char *aspects;      /* comma-separated aspect names; NULL: all */
     int         progress;     /* one line per aspect on stderr */
     const char *config_name;  /* shown as the device's "config" (may be NULL) */
+    int         archprobe;    /* bw_* in ArchProbe's footprints and pattern (vp_apbw.c) */
 } mg_vprobe_opts;
 
 /* The aspects the virtual probe runs, in mgprobe's order (NULL-terminated). */

@@ -79,7 +79,7 @@ static int setup(void)
         mg_diag d;
         mg_diag_init(&d);
         cJSON *curves = NULL;
-        mg_vprobe_opts o = {NULL, 0, path};
+        mg_vprobe_opts o = {NULL, 0, path, 0};
         int rc = mg_device_load(path, 0, &cases[i].dev, &d) ||
                  mg_vprobe_run(&cases[i].dev, &o, "vprofile.curves", &cases[i].prof, &curves, &d);
         if (rc) fprintf(stderr, "vprobe %s: %s\n", cases[i].name, mg_diag_first(&d));
@@ -262,7 +262,7 @@ static void test_deterministic(void)
     char *text[2] = {NULL, NULL};
     for (int r = 0; r < 2; r++) {
         cJSON *p = NULL, *cv = NULL;
-        mg_vprobe_opts o = {"warp,regs,cache_image", 0, NULL};
+        mg_vprobe_opts o = {"warp,regs,cache_image", 0, NULL, 0};
         CU_ASSERT_FATAL(mg_vprobe_run(&dev, &o, "x.curves", &p, &cv, &d) == 0);
         text[r] = cJSON_PrintUnformatted(p);
         char *t = cJSON_PrintUnformatted(cv);

@@ -1,0 +1,104 @@
+/*
+ * cmd_import.c - `mgsim import FORMAT INPUT`: measurements from other
+ * tools turned into mgsim's documents.  Formats: archprobe (a report
+ * folder -> an mgsim profile with its curves, sim/calib/archprobe.h).
+ */
+#include "sim/cli/cli.h"
+#include "sim/calib/archprobe.h"
+#include "sim/vprobe/vprobe.h"
+#include "base/jsonout.h"
+
+#include <getopt.h>
+#include <string.h>
+
+static void import_usage(FILE *f)
+{
+    fprintf(f,
+            "Usage: mgsim import archprobe DIR [-o PROFILE.json] [--name NAME]\n"
+            "\n"
+            "Reads an ArchProbe report folder (microsoft/ArchProbe: ArchProbeReport.json\n"
+            "and the CSV sweeps beside it) into an mgsim profile (mgsim-profile/1,\n"
+            "configs/PROFILE.md): warp, flops, regs, cache_buffer, cache_image and the\n"
+            "four bandwidth aspects, each conclusion's method naming the report key or\n"
+            "CSV it comes from, each curve its file and columns, each point its CSV\n"
+            "lines and raw cells.  `mgsim calibrate --profile` reads the result.\n"
+            "Prints one line per conclusion.  Bad input: one line, exit 2, nothing\n"
+            "written.\n"
+            "\n"
+            "  -o, --output FILE    write the profile to FILE and its curves to\n"
+            "                       FILE less .json plus .curves/ (NAME.json each)\n"
+            "  -n, --name NAME      the device name (default: DIR's last component)\n"
+            "  -h, --help           print this help\n"
+            "\n"
+            "Example:\n"
+            "  mgsim import archprobe ../shared/data/archprobe-pixel4 --name \"Adreno 640 \\\n"
+            "      (Pixel 4, ArchProbe)\" -o pixel4.json\n"
+            "  mgsim calibrate --profile pixel4.json --base configs/devices/adreno640.json \\\n"
+            "      -o adreno640-pixel4.json\n");
+}
+
+/* One line per conclusion: aspect, key, value, unit. */
+static void print_conclusions(FILE *f, const cJSON *prof)
+{
+    fprintf(f, "%-13s %-28s %14s %s\n", "aspect", "key", "value", "unit");
+    const cJSON *as = cJSON_GetObjectItemCaseSensitive(prof, "aspects");
+    for (const cJSON *a = as ? as->child : NULL; a; a = a->next) {
+        const cJSON *c = cJSON_GetObjectItemCaseSensitive(a, "conclusion");
+        for (const cJSON *k = c ? c->child : NULL; k; k = k->next) {
+            const cJSON *v = cJSON_GetObjectItemCaseSensitive(k, "value");
+            const cJSON *u = cJSON_GetObjectItemCaseSensitive(k, "unit");
+            char val[48], num[40];
+            if (cJSON_IsNumber(v))
+                snprintf(val, sizeof val, "%s", mg_json_number(v->valuedouble, num, sizeof num));
+            else if (cJSON_IsString(v)) snprintf(val, sizeof val, "%s", v->valuestring);
+            else snprintf(val, sizeof val, "null");
+            fprintf(f, "%-13s %-28s %14s %s\n", a->string, k->string, val,
+                    cJSON_IsString(u) ? u->valuestring : "");
+        }
+    }
+}
+
+int mg_cmd_import(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"output", required_argument, NULL, 'o'}, {"name", required_argument, NULL, 'n'},
+        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
+    };
+    const char *out = NULL, *name = NULL;
+    opterr = 0;
+    optind = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "o:n:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'o': out = optarg; break;
+        case 'n': name = optarg; break;
+        case 'h': import_usage(stdout); return MG_EXIT_OK;
+        default:
+            return mg_cli_usage_error("import", "unknown or incomplete option '%s'",
+                                      argv[optind - 1]);
+        }
+    }
+    if (argc - optind != 2)
+        return mg_cli_usage_error("import", "expected FORMAT and INPUT (e.g. archprobe DIR)");
+    if (strcmp(argv[optind], "archprobe"))
+        return mg_cli_usage_error("import", "unknown format '%s' (known: archprobe)",
+                                  argv[optind]);
+    mg_diag d;
+    mg_diag_init(&d);
+    cJSON *prof = NULL, *curves = NULL;
+    char cdir[4200];
+    mg_vprobe_curves_dir(out ? out : "profile.json", cdir, sizeof cdir);
+    const char *base = strrchr(cdir, '/');
+    int rc = MG_EXIT_BAD;
+    if (mg_archprobe_import(argv[optind + 1], name, base ? base + 1 : cdir, &prof, &curves, &d))
+        goto done;
+    if (out && mg_vprobe_save(out, prof, curves, &d)) goto done;
+    print_conclusions(stdout, prof);
+    rc = MG_EXIT_OK;
+done:
+    if (mg_diag_failed(&d)) mg_diag_print(&d, stderr, "mgsim: import");
+    mg_diag_free(&d);
+    cJSON_Delete(prof);
+    cJSON_Delete(curves);
+    return rc;
+}

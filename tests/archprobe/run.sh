@@ -1,0 +1,37 @@
+#!/bin/sh
+# tests/archprobe/run.sh MGSIM - the adreno640 model against ArchProbe's
+# Pixel 4 curves (mk/compare_archprobe.sh into a temporary folder): each
+# curve's mean per-point error must stay within its stated tolerance, the
+# image knee on the phone's, and the output must equal the committed
+# configs/measured/pixel4/ (deterministic).  Tolerances: today's figures
+# plus a margin (configs/measured/pixel4/README.md says what blocks the
+# issue's 15 % aim on buffer, local and constant memory).
+set -u
+MGSIM=$1
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+sh mk/compare_archprobe.sh "$MGSIM" "$tmp" > /dev/null || { echo "archprobe: compare failed"; exit 1; }
+# curve  tolerance (mean error %)
+while read -r curve tol; do
+    got=$(awk -v c="$curve" '$1 == c {print $4}' "$tmp/compare.txt")
+    if [ -z "$got" ] || ! awk -v g="$got" -v t="$tol" 'BEGIN {exit !(g <= t)}'; then
+        echo "archprobe: $curve: mean error ${got:-missing} % over its tolerance $tol %"
+        fail=$((fail+1))
+    fi
+done <<'TOL'
+bw_image 5
+bw_buffer 35
+bw_constant 45
+bw_local 45
+cache_buffer 8
+cache_image 8
+TOL
+awk '$1 == "bw_image" && $6 == 1024 && $7 == 1024 {ok=1} END {exit !ok}' "$tmp/compare.txt" ||
+    { echo "archprobe: bw_image knee not at the phone's 1 KiB"; fail=$((fail+1)); }
+for f in compare.txt compare.json calibrated.json calibrate.txt import.txt vprobe.txt; do
+    cmp -s "$tmp/$f" "configs/measured/pixel4/$f" ||
+        { echo "archprobe: $f differs from configs/measured/pixel4/$f"; fail=$((fail+1)); }
+done
+[ $fail -eq 0 ] && echo "archprobe: 6 curves within tolerance, knee, outputs as committed"
+[ $fail -eq 0 ]
