@@ -10,6 +10,9 @@
 #   configs/measured/h100/validate-diag.{txt,json}  the diagnostic suite
 #       (diag-timings.json: launch floor, reduction length, load width,
 #       work-group shape) on the same config
+#   configs/measured/h100/validate-latency.{txt,json}  the latency suite
+#       (latency-timings.json: M=1 matmul, one warp per SM, weights in the
+#       L2) on the same config
 #   configs/measured/h100/validate-base.{txt,json}  the suite on the base
 #       config itself, for comparison
 #   configs/measured/h100/validate-layers.{txt,json,png}  the realistic
@@ -40,6 +43,9 @@ step "H100: the suite on the calibrated config"
 step "H100: the diagnostic suite"
 "$MGSIM" validate --config $H/calibrated.json --timings $H/diag-timings.json -j "$J" \
     --json-file $H/validate-diag.json -o $H/validate-diag.txt
+step "H100: the latency suite (latency-timings.json: one warp per SM)"
+"$MGSIM" validate --config $H/calibrated.json --timings $H/latency-timings.json -j "$J" \
+    --json-file $H/validate-latency.json -o $H/validate-latency.txt
 step "H100: the suite on the base config"
 "$MGSIM" validate --config configs/devices/nvidia-h100.json --timings $H/timings.json \
     -j "$J" --json-file $H/validate-base.json -o $H/validate-base.txt
@@ -56,7 +62,7 @@ step "PoCL: calibrate $P/calibrated.json and validate"
     > /dev/null
 "$MGSIM" validate --config $P/calibrated.json --timings $P/timings.json -j "$J" \
     --json-file $P/validate.json --plot $P/validate.png -o $P/validate.txt
-for f in $H/validate.txt $H/validate-diag.txt $H/validate-base.txt $H/validate-layers.txt \
+for f in $H/validate.txt $H/validate-diag.txt $H/validate-latency.txt $H/validate-base.txt $H/validate-layers.txt \
          $H/validate-layers-base.txt $P/validate.txt; do
     printf '%s:\n' "$f"
     sed -n '/^all /p; /^mean of /p; /^aims/p' "$f" | sed 's/^/    /'
