@@ -73,17 +73,25 @@ static inline int mg_rec_is_store(int type)
 }
 
 /* Cache line ids (mem.c): the top byte names an id space, the low 48 bits
- * are a line (or tile) in it.  Object obj's lines (a buffer's, or an
- * image's: texlayout.h) are in space obj + 1; space 63 holds the local
- * memory of the buffer path, bits 48 .. 55 naming the SP it belongs to. */
+ * are a line (or tile) in it.  Buffer obj's lines are in space obj + 1,
+ * image obj's (texlayout.h) in space obj + 1 + MG_TRACE_MAX_OBJS, so a
+ * buffer and an image of the same index never share a line; space 255
+ * holds the local memory of the buffer path, bits 48 .. 55 naming the SP
+ * it belongs to. */
 #define MG_LINE_SPACE_SHIFT 56
 #define MG_LINE_SP_SHIFT    48
-#define MG_LINE_LOCAL_SPACE 63u
+#define MG_LINE_LOCAL_SPACE 255u
 
-/* The id bits of object obj's space. */
+/* The id bits of buffer obj's space. */
 static inline uint64_t mg_line_space_obj(unsigned obj)
 {
     return (uint64_t)(obj + 1) << MG_LINE_SPACE_SHIFT;
+}
+
+/* The id bits of image obj's space. */
+static inline uint64_t mg_line_space_img(unsigned obj)
+{
+    return (uint64_t)(obj + 1 + MG_TRACE_MAX_OBJS) << MG_LINE_SPACE_SHIFT;
 }
 
 /* The id bits of SP sp's local memory on the buffer path. */

@@ -25,7 +25,7 @@ void mg_texlayout_init(mg_texlayout *m, const mg_device *dev, uint32_t texel_byt
     m->th = dev->tile_h_texels > 0 ? dev->tile_h_texels : 1;
     m->per = dev->tex_l1.line > 0 ? (uint64_t)(dev->l2.line / dev->tex_l1.line) : 1;
     if (m->per < 1) m->per = 1;
-    m->img = mg_line_space_obj(obj);      /* the image's own line-id space */
+    m->img = mg_line_space_img(obj);      /* the image's own line-id space */
     m->pitch = UINT64_C(1) << 28;
     m->bx = m->by = 1;
     if (dev->img_block_w_texels > 0 && dev->img_block_h_texels > 0) {
