@@ -205,6 +205,7 @@ static void sim_one(job *J, size_t i)
     memset(&so, 0, sizeof so);
     so.quiet = 1;
     so.sample = J->o->sample;
+    so.warm_l2 = J->v->warmup > 0;
     mg_sim_stats st;
     if (mg_sim_run(J->dev, &src, &so, &st, &d)) {
         k->status = MG_VK_FAILED;
@@ -300,6 +301,9 @@ int mg_validate_run(const mg_device *dev, const char *config_path, const char *t
     if (mg_timings_validate(t, timings, d)) goto fail;
     const cJSON *dv = cJSON_GetObjectItemCaseSensitive(t, "device");
     snprintf(v->timings_device, sizeof v->timings_device, "%s", str_of(dv, "name"));
+    const cJSON *st = cJSON_GetObjectItemCaseSensitive(t, "settings");
+    const cJSON *wu = cJSON_GetObjectItemCaseSensitive(st, "warmup");
+    v->warmup = cJSON_IsNumber(wu) ? (int)wu->valuedouble : -1;
     const char *suite = str_of(t, "suite_name");
     snprintf(v->suite, sizeof v->suite, "%s", suite ? suite : "");
     const cJSON *ks = cJSON_GetObjectItemCaseSensitive(t, "kernels");

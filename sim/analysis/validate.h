@@ -165,6 +165,8 @@ typedef struct mg_validation {
     char   config[512], device[128];        /* config path and device name */
     char   timings[512], timings_device[256], suite[256];
     int    regs, sample;
+    int    warmup;                          /* the timings' warm-up launches (0: none,
+                                               -1: not recorded); > 0: warm L2 */
     mg_vkernel  *k;
     size_t       n;                         /* every kernel of the timings */
     size_t       n_ok, n_skipped, n_failed;

@@ -74,9 +74,14 @@ void mg_validate_print_text(FILE *f, const mg_validation *v)
     fprintf(f, "measured on %s%s%s: %zu kernels, %zu compared, %zu not timed, %zu not "
             "simulated\n", v->timings_device, v->suite[0] ? ", suite " : "", v->suite, v->n,
             v->n_ok, v->n_skipped, v->n_failed);
-    fprintf(f, "simulated with the %s register count, %s\n",
+    fprintf(f, "simulated with the %s register count, %s, ",
             v->regs == MG_VREGS_COMPILER ? "compiler's (where reported)" : "generator's",
             v->sample == MG_SAMPLE_OFF ? "every work group (exact)" : "sampled");
+    if (v->warmup > 0)
+        fprintf(f, "the L2 warm (the timings' %d warm-up launches)\n", v->warmup);
+    else
+        fprintf(f, "the L2 cold (%s)\n", v->warmup ? "no warm-up launches recorded"
+                                                    : "no warm-up launches");
     int nw = 10;
     for (size_t g = 0; g < v->ngroups; g++) {
         int l = (int)strlen(v->groups[g].name) + 4;
@@ -207,6 +212,7 @@ cJSON *mg_validate_to_json(const mg_validation *v)
     cJSON_AddStringToObject(o, "suite", v->suite);
     cJSON_AddStringToObject(o, "regs", v->regs == MG_VREGS_COMPILER ? "compiler" : "estimate");
     cJSON_AddStringToObject(o, "simulation", v->sample == MG_SAMPLE_OFF ? "exact" : "sampled");
+    cJSON_AddStringToObject(o, "l2", v->warmup > 0 ? "warm" : "cold");
     cJSON *c = cJSON_AddObjectToObject(o, "counts");
     cJSON_AddNumberToObject(c, "kernels", (double)v->n);
     cJSON_AddNumberToObject(c, "compared", (double)v->n_ok);

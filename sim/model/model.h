@@ -121,6 +121,11 @@ typedef struct mg_sim_opts {
                                             CL_OUT_OF_RESOURCES: for the virtual probe,
                                             whose plan reaches past the maximum as mgprobe's
                                             does on devices whose compilers spill */
+    int warm_l2;                         /* the L2 starts holding every line of the
+                                            launch's images and buffers, as an
+                                            identical launch just before left it
+                                            (kernels timed over repeated launches;
+                                            MODEL.md "Memory") */
 } mg_sim_opts;
 
 /* Replay every work group of src on dev.  Returns 0 with *st filled, or -1

@@ -618,6 +618,7 @@ static int sim_setup(mg_sim *s, const mg_sim_opts *opts)
         mg_diag_error(s->d, "%s: out of memory setting up the caches", h->kernel);
         return -1;
     }
+    if (opts->warm_l2) mg_mem_warm_l2(s);
     s->pending[0] = fetch(s);
     if (!s->pending[0]) {
         if (!s->failed) mg_diag_error(s->d, "%s: the trace has no work group", h->kernel);

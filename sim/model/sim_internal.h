@@ -219,6 +219,7 @@ uint64_t mg_occ_warp_regs(const mg_sim *s, uint32_t lanes);
 double mg_mem_access(mg_sim *s, int sp, const mg_rec *r, const uint8_t *ln, uint32_t nl,
                      double t);
 int    mg_mem_init(mg_sim *s);
+void   mg_mem_warm_l2(mg_sim *s);
 /* Pipes whose busy time the trace alone fixes, for a lower bound of a
  * launch's cycles (bound.c).  The first MG_BP_PER_SP are one per SP (their
  * busy time is summed over the SPs), MG_BP_L2 is the shared L2 port. */
