@@ -45,6 +45,9 @@ const mgp_aspect mgp_aspects[] = {
     {.name = "rstride2d",
      .summary = "tmmodel's random 2D-stride image chase: per-run strides and latency",
      .run = mgp_asp_rstride2d},
+    {.name = "vload",
+     .summary = "buffer vector loads, a line per lane: one load per vector or per element",
+     .run = mgp_asp_vload},
     {.name = NULL},
 };
 

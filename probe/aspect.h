@@ -125,5 +125,6 @@ void mgp_asp_bw_local(mgp_arun *a);
 void mgp_asp_bw_constant(mgp_arun *a);
 void mgp_asp_dram(mgp_arun *a);
 void mgp_asp_rstride2d(mgp_arun *a);
+void mgp_asp_vload(mgp_arun *a);
 
 #endif

@@ -154,3 +154,76 @@ int64_t mg_pc_line_range(const mg_ares *r, double min_ratio, double times)
     if (range < 65536) range = 65536;
     return mg_pplan_round_to(range, 16384);
 }
+
+/* ---- vload ------------------------------------------------------------------------ */
+
+static const char *const vload_m = "time per vector load, every lane on its own line: a half "
+                                   "vector over a float vector of the same bytes";
+
+/* max_load_bytes of a vector-issuing device (pconclude.h), from the times
+ * t relative to a half's: the sizes up to it cost x 1.15 or less, the
+ * next one x 1.8 to 2.3 (two loads). */
+static void vload_max_bytes(mg_ares *r, const double t[2][3], double packed, double conf)
+{
+    const char *m = "the widest vector that costs what a half does (x 1.15 or less), where the "
+                    "next one costs two loads (x 1.8 to 2.3): a load's time per line";
+    double h = t[0][0];
+    if (!(t[1][2] / packed >= 1.5)) {
+        mg_ares_conclude_none(r, "max_load_bytes", "bytes", m, "a float4 on its own line "
+                              "costs x %.2f of one packed with its neighbours': the loads' time "
+                              "goes by their bytes, not their lines, so a split vector costs "
+                              "what a whole one does", t[1][2] / packed);
+        return;
+    }
+    if (t[1][0] / h >= 1.4) {
+        mg_ares_conclude_none(r, "max_load_bytes", "bytes", m, "a float costs x %.2f a half: "
+                              "the loads' time follows their bytes, so a split vector costs "
+                              "what a whole one does", t[1][0] / h);
+        return;
+    }
+    /* the widest cost of each size: 2, 4, 8, 16 bytes */
+    double q[4] = {1, fmax(t[0][1], t[1][0]) / h, fmax(t[0][2], t[1][1]) / h, t[1][2] / h};
+    int k = 0;
+    while (k < 3 && q[k + 1] <= 1.15) k++;
+    if (k == 3)
+        mg_ares_conclude_none(r, "max_load_bytes", "bytes", m, "no vector up to 16 bytes "
+                              "costs more than a half (x %.2f at 16): at least 16 bytes", q[3]);
+    else if (q[k + 1] >= 1.8 && q[k + 1] <= 2.3)
+        mg_ares_conclude(r, "max_load_bytes", (double)(2 << k), "bytes", conf, m);
+    else
+        mg_ares_conclude_none(r, "max_load_bytes", "bytes", m, "a %d-byte vector costs x %.2f "
+                              "a half: neither one load nor two", 4 << k, q[k + 1]);
+}
+
+void mg_pc_vload(mg_ares *r, const double t[2][3], double packed, double noise)
+{
+    for (int k = 0; k < 2; k++)
+        if (t[k][0] > 0)
+            mg_ares_note(r, "%s: time per vector x1, x%.3g, x%.3g at widths 1, 2, 4",
+                         k ? "fp32" : "fp16", t[k][1] / t[k][0], t[k][2] / t[k][0]);
+    double r4 = t[0][1] / t[1][0], r8 = t[0][2] / t[1][1];
+    if (!(r4 > 0) || !(r8 > 0) || !(t[0][0] > 0)) {
+        mg_ares_conclude_none(r, "equal_bytes_ratio", "x", vload_m, "a point did not run");
+        mg_ares_conclude_none(r, "vload", NULL, vload_m, "a point did not run");
+        mg_ares_conclude_none(r, "max_load_bytes", "bytes", vload_m, "a point did not run");
+        return;
+    }
+    double ratio = sqrt(r4 * r8), conf = fmax(0.5, 0.9 - 2 * noise);
+    mg_ares_note(r, "half2 / float x%.3g, half4 / float2 x%.3g; float4 on its own line / "
+                 "packed x%.3g", r4, r8, t[1][2] / packed);
+    mg_ares_conclude(r, "equal_bytes_ratio", ratio, "x", conf, vload_m);
+    int near = fabs(ratio - 1.25) < 0.1 || fabs(ratio - 1.5) < 0.1;
+    double c = fmax(0.5, conf - (near ? 0.2 : 0));
+    if (ratio >= 1.5) {
+        mg_ares_conclude_str(r, "vload", "elements", c, vload_m);
+        mg_ares_conclude_none(r, "max_load_bytes", "bytes", vload_m, "each element is a load: "
+                              "how wide one load may be does not show");
+    } else if (ratio <= 1.25) {
+        mg_ares_conclude_str(r, "vload", "vector", c, vload_m);
+        vload_max_bytes(r, t, packed, c);
+    } else {
+        mg_ares_conclude_none(r, "vload", NULL, vload_m, "ratio x%.3g: between one load per "
+                              "vector (1) and one per element (2)", ratio);
+        mg_ares_conclude_none(r, "max_load_bytes", "bytes", vload_m, "vload undetermined");
+    }
+}

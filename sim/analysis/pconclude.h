@@ -47,6 +47,32 @@ void mg_pc_reg_model(mg_ares *r, double g1, double c1, double g2, double c2, int
  * step.  k >= 1. */
 void mg_pc_bw(mg_ares *r, const double *xs, const double *ys, const double *sp, int k);
 
+/* vload: t[k][i] the time per vector load (any unit; NAN when the point
+ * did not run) of storage k (0 fp16, 1 fp32) at width 1, 2, 4 (i = 0, 1,
+ * 2), every lane on its own line; packed = the time of a float4 packed
+ * with its neighbours (mg_pplan_vload); noise = the largest relative
+ * noise.  Concludes
+ *   equal_bytes_ratio  the time of a half vector over a float vector of
+ *                      the same bytes (half2 / float, half4 / float2),
+ *                      their geometric mean: 2 when every element is a
+ *                      load, 1 when a vector is one load (a load costs
+ *                      the same per line, or per byte, either way)
+ *   vload              "elements" (ratio >= 1.5) or "vector" (<= 1.25);
+ *                      null between
+ *   max_load_bytes     vector only, and only where a load's time is per
+ *                      line (a float4 on its own line costs x 1.5 or
+ *                      more of one packed with its neighbours', `packed`;
+ *                      and a float no slower than a half, x 1.4): the
+ *                      widest vector (2, 4, 8 bytes) up to which every
+ *                      size costs what a half does (x 1.15) while the
+ *                      next costs two loads (x 1.8 to 2.3); null when
+ *                      none up to 16 bytes splits, when the step is no
+ *                      clean second load, or when the time follows the
+ *                      bytes (a split does not show)
+ * with a note of each storage's time growth over the widths.  Confidence
+ * max(0.5, 0.9 - 2 noise), less 0.2 within 0.1 of a threshold. */
+void mg_pc_vload(mg_ares *r, const double t[2][3], double packed, double noise);
+
 /* The footprint of the cache line sweeps: `times` x (mgprobe: 4) the first
  * cache level whose step multiplies the latency by at least min_ratio
  * (mgprobe: 2, on a CPU 1.5), below half of the next level; at least

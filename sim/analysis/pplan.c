@@ -151,6 +151,21 @@ void mg_pplan_bw_range(const mg_pdev *d, int mem, double big, int64_t *lo, doubl
     if (mem == MG_PMEM_CONSTANT) *hi = fmin((double)d->const_mem, 65536), *lo = 1024;
 }
 
+/* ---- load issue ------------------------------------------------------------------ */
+
+const char *mg_pplan_vload(const mg_pdev *d, int fp16, int vec, int packed, char *buf,
+                           size_t len)
+{
+    int64_t items, wg, stride = 64;
+    mg_pplan_flops(d, &items, &wg);
+    while ((uint64_t)stride < d->cacheline && stride < 4096) stride *= 2;
+    if (packed) stride = (int64_t)vec * (fp16 ? 2 : 4);
+    snprintf(buf, len, "vload items=%lld wg=%lld lines=%d stride=%lld vec=%d storage=%s "
+             "iters=%%lld", (long long)items, (long long)wg, MG_PPLAN_VLOAD_LINES,
+             (long long)stride, vec, fp16 ? "fp16" : "fp32");
+    return buf;
+}
+
 /* ---- compute ------------------------------------------------------------------------ */
 
 void mg_pplan_flops(const mg_pdev *d, int64_t *items, int64_t *wg)

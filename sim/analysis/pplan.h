@@ -144,6 +144,25 @@ int mg_pplan_bw_grown(const mg_pdev *d, int mem, int64_t fp, int64_t min_loads,
  * min(the constant buffer, 64 KiB)). */
 void mg_pplan_bw_range(const mg_pdev *d, int mem, double big, int64_t *lo, double *hi);
 
+/* ---- load issue (vload) ------------------------------------------------------- */
+
+/* Slots the vload op reads (every lane of a warp of up to that many items
+ * on its own line). */
+#define MG_PPLAN_VLOAD_LINES 128
+/* Loads per item per pass of the vload op (traces/ops/vload.c). */
+#define MG_PPLAN_VLOAD_LOADS 8
+
+/* The vload point of storage fp16 (else fp32) at vector width vec (1, 2,
+ * 4): the flops launch (mg_pplan_flops: enough warps on every core to
+ * saturate its load pipe), MG_PPLAN_VLOAD_LINES slots of the reported
+ * cache line apart (at least 64 bytes, a power of two up to 4096): a
+ * footprint of 8-16 KiB, resident in a first-level cache.  With
+ * `packed` the slots are one vector apart instead (a warp's lanes read
+ * neighbouring vectors, as few lines as they fill): the control that
+ * tells a load's cost per line from its cost per byte.  Returns buf. */
+const char *mg_pplan_vload(const mg_pdev *d, int fp16, int vec, int packed, char *buf,
+                           size_t len);
+
 /* ---- compute ------------------------------------------------------------------- */
 
 /* The flops launch: groups of min(256, max) items, 4 x compute units of

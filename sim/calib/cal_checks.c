@@ -262,6 +262,17 @@ static int ok_lanes(const cal_ctx *c, const char *key, double v, char *fig, size
     return 0;
 }
 
+/* ---- load width ------------------------------------------------------------ */
+
+static int ok_load_width(const cal_ctx *c, const char *key, double v, char *fig, size_t n)
+{
+    (void)c;
+    (void)key;
+    if (v >= 2 && v <= 64 && fmod(log2(v), 1) == 0) return 1;
+    snprintf(fig, n, "%g bytes", v);
+    return 0;
+}
+
 /* ---- the table ------------------------------------------------------------- */
 
 #define BW_KEYS "tex_l1.bandwidth buffer_l1.bandwidth local.bandwidth constant.bandwidth " \
@@ -279,6 +290,8 @@ static const cal_rule cal_rules[] = {
     {"latency-order", "buffer.latency_cycles l2.latency_cycles dram.latency",
      "the profile's chase latencies, level by level", ok_latency, 1,
      "a level must be slower than the one in front of it (L1 < L2 < DRAM)"},
+    {"load-width", "buffer.max_load_bytes", "-", ok_load_width, 1,
+     "a load is a power of two of 2 to 64 bytes (a half to a 16-float vector)"},
     {"size-sets", SIZE_KEYS, "the level's line and assoc", ok_sets, 1,
      "a cache holds a positive, whole number of sets (line x assoc)"},
     {"l1-within-l2", SIZE_KEYS, "tex_l1.size, buffer_l1.size, l2.size", ok_l1_within, 1,

@@ -343,6 +343,25 @@ static void bandwidths(cal_ctx *c)
     }
 }
 
+/* ---- load issue -------------------------------------------------------------------- */
+
+/* buffer.vload and buffer.max_load_bytes from the vload aspect. */
+static void vloads(cal_ctx *c)
+{
+    char r[MG_REF_MAX];
+    double v;
+    const char *m = pstr(c, "vload", "vload");
+    if (m && (!strcmp(m, "vector") || !strcmp(m, "elements")))
+        cal_put_str(c, "buffer.vload", m, "measured",
+                    ref(c, r, sizeof r, "vload.vload = %s (a half vector costs x %s a float "
+                        "vector of the same bytes, every lane on its own line)", m,
+                        !strcmp(m, "vector") ? "1" : "2"));
+    if (!pnum(c, "vload", "max_load_bytes", &v))
+        cal_put_num(c, "buffer.max_load_bytes", v, "measured",
+                    ref(c, r, sizeof r, "vload.max_load_bytes (the widest vector that costs "
+                        "what a half does, a wider one two loads)"));
+}
+
 int cal_apply_profile(cal_ctx *c)
 {
     identity(c);
@@ -352,6 +371,7 @@ int cal_apply_profile(cal_ctx *c)
     double l2inc;
     texture(c, &l2inc);
     buffers(c, l2inc);
+    vloads(c);
     cal_drop_inapplicable(c);
     return 0;
 }

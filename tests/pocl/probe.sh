@@ -7,6 +7,9 @@
 #   resume   cache_buffer interrupted by SIGINT after 2 s: exit 1, the
 #            profile still valid with the aspect "interrupted"; run again
 #            (quick): the aspect is measured and the rest kept
+#   vload    the load-issue aspect (quick): exit 0, ok or undetermined, a
+#            valid profile and curves with its three conclusion keys and
+#            seven points
 #   time     a 3-kernel suite: exit 0, valid timings; a bad suite: exit 2
 #   truth    the buffer pointer chase (up to 3 x L2) finds the L1d and L2
 #            sizes of /sys/devices/system/cpu/cpu0/cache within a factor
@@ -53,6 +56,17 @@ fi
 if [ $? -eq 0 ] && grep -q '^warp: .* earlier, kept' "$tmp/run4" &&
    grep -qE '^cache_buffer: (ok|undetermined)' "$tmp/run4"; then ok
 else bad "resume after SIGINT"; sed 's/^/    /' "$tmp/run4"; fi
+
+# vload: runs, concludes (vector or elements, or null with why), valid documents;
+# 4 keys: the aspect and its three conclusions
+"$MGPROBE" run $Q --aspects vload -o "$tmp/v.json" > "$tmp/vl" 2>&1
+rc=$?
+pts=$(grep -c '"schedule": "vload ' "$tmp/v.curves/vload.json" 2>/dev/null)
+if [ $rc -eq 0 ] && grep -qE '^vload: (ok|undetermined)' "$tmp/vl" &&
+   "$MGPROBE" check "$tmp/v.json" "$tmp/v.curves/vload.json" > /dev/null 2>&1 &&
+   [ "$pts" = 7 ] && "$MGPROBE" check --print vload.equal_bytes_ratio "$tmp/v.json" > /dev/null &&
+   [ "$(grep -c '"\(equal_bytes_ratio\|vload\|max_load_bytes\)": {' "$tmp/v.json")" = 4 ]; then ok
+else bad "vload: exit $rc, $pts points"; sed 's/^/    /' "$tmp/vl"; fi
 
 # time: a 3-kernel suite, then a bad one
 "$MGPROBE" time --suite tests/pocl/suite3.json -o "$tmp/t.json" > "$tmp/time" 2>&1 &&

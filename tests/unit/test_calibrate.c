@@ -125,8 +125,13 @@ static void apply(cJSON *prof, const edit *e)
         cJSON_AddNumberToObject(dev, e->key, e->value);
         return;
     }
-    cJSON *a = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(prof, "aspects"),
-                                                e->aspect);
+    cJSON *as = cJSON_GetObjectItemCaseSensitive(prof, "aspects");
+    cJSON *a = cJSON_GetObjectItemCaseSensitive(as, e->aspect);
+    if (!a) {                             /* an aspect the profile did not measure */
+        a = cJSON_AddObjectToObject(as, e->aspect);
+        cJSON_AddStringToObject(a, "status", "ok");
+        cJSON_AddObjectToObject(a, "conclusion");
+    }
     cJSON *con = cJSON_GetObjectItemCaseSensitive(a, "conclusion");
     CU_ASSERT_FATAL(con != NULL);
     k = cJSON_GetObjectItemCaseSensitive(con, e->key);
@@ -197,6 +202,10 @@ static const rule_case rule_cases[] = {
      "lanes-warp", "125"},
     {{{"alu", "alu_lanes_per_cu_by_flops", 128, -1}}, 0, "core.alus_per_sp", MG_CAL_PASSED, NULL,
      "128"},
+    /* the widest load: a power of two of 2 to 64 bytes */
+    {{{"vload", "max_load_bytes", 12, -1}}, 0, "buffer.max_load_bytes", MG_CAL_REFUSED,
+     "load-width", "4"},
+    {{{"vload", "max_load_bytes", 8, -1}}, 0, "buffer.max_load_bytes", MG_CAL_PASSED, NULL, "8"},
     /* --strict refuses what is flagged */
     {{{"bw_local", "peak_gbps", 8247, -1}}, 1, "local.bandwidth", MG_CAL_REFUSED,
      "local-narrow", "33TB/s"},

@@ -2,7 +2,9 @@
  * pchase order=random (one cycle through every position, in a different
  * order than linear; with pages, a whole page before the next) and the
  * ticket op (3D launch, group-major output marked as a permutation,
- * local atomic traced as a load and a store, rejects).  No OpenCL here:
+ * local atomic traced as a load and a store, rejects) and the vload op
+ * (every lane of a load on its own line, the vector's width and element
+ * size in the trace).  No OpenCL here:
  * tests/pocl/matrix.txt runs both on PoCL. */
 #include <CUnit/CUnit.h>
 #include <stdlib.h>
@@ -204,6 +206,56 @@ static void test_ticket_trace(void)
     ops_expect_reject("ticket wg=64,32,1", "past 1024");
 }
 
+/* vload: every load record's lanes on distinct lines of `stride` bytes,
+ * `vec` elements wide, the buffer's element the storage type's; 8 loads
+ * per pass; flops and the log capacity as planned. */
+static void test_vload_lines(void)
+{
+    static const char *const lines[] = {
+        "vload vec=4 storage=fp16 items=64 wg=64 lines=128 stride=128 iters=3 warp=32",
+        "vload vec=2 storage=fp32 items=64 wg=32 lines=16 stride=64 iters=2 warp=16",
+    };
+    static const int width[] = {8, 8}, elem[] = {2, 4}, nl[] = {32, 16};
+    for (int k = 0; k < 2; k++) {
+        mg_schedule s;
+        char err[256];
+        CU_ASSERT_EQUAL_FATAL(ops_parse(lines[k], &s, err, sizeof err), 0);
+        mg_gen g;
+        mg_diag d;
+        mg_diag_init(&d);
+        int rc = mg_gen_prepare(&g, &s, &d);
+        mg_diag_free(&d);
+        CU_ASSERT_EQUAL_FATAL(rc, 0);
+        CU_ASSERT_EQUAL(g.hdr.buffers[0].elem, elem[k]);
+        mg_trace_wg wg;
+        mg_trace_wg_init(&wg);
+        mg_rec *r = malloc(sizeof *r);
+        int64_t loads = 0, bad = 0;
+        CU_ASSERT_EQUAL_FATAL(mg_gen_trace_wg(&g, 0, &wg), 0);
+        for (uint32_t w = 0; w < wg.n_warps; w++) {
+            mg_trace_cursor cur;
+            mg_trace_cursor_init(&cur, &wg, w);
+            while (mg_trace_cursor_next(&cur, r, NULL) == 1) {
+                if (r->type != MG_REC_BUF_LOAD) continue;
+                loads++;
+                int64_t ln[64];
+                for (unsigned l = 0; l < r->lanes; l++) ln[l] = r->a[l] / s.stride;
+                bad += r->width != (uint32_t)width[k] || distinct(ln, r->lanes) != nl[k];
+            }
+        }
+        CU_ASSERT_EQUAL(loads, (int64_t)wg.n_warps * s.iters * 8);
+        CU_ASSERT_EQUAL(bad, 0);
+        free(r);
+        mg_trace_wg_free(&wg);
+        mg_gen_free(&g);
+        ops_check_trace(lines[k], (double)s.items * s.iters * 8 * s.vec, 1, 0);
+    }
+    ops_expect_reject("vload vec=8", "1, 2 or 4 wide");
+    ops_expect_reject("vload lines=96", "not a power of two");
+    ops_expect_reject("vload vec=4 stride=8", "at least one 16-byte vector");
+    ops_expect_reject("vload items=100 wg=64", "not a multiple of wg=64");
+}
+
 int add_ops_probe_suite(void)
 {
     CU_pSuite s = CU_add_suite("ops_probe", NULL, NULL);
@@ -212,7 +264,8 @@ int add_ops_probe_suite(void)
         !CU_add_test(s, "pchase order=random page=", test_random_pages) ||
         !CU_add_test(s, "pchase order=random on an image", test_random_image) ||
         !CU_add_test(s, "ticket plan", test_ticket_plan) ||
-        !CU_add_test(s, "ticket trace", test_ticket_trace))
+        !CU_add_test(s, "ticket trace", test_ticket_trace) ||
+        !CU_add_test(s, "vload: a line per lane", test_vload_lines))
         return -1;
     return 0;
 }

@@ -10,7 +10,8 @@
  * shapes, cache sizes: the model's sets take an address's low bits XOR a
  * hash of the rest, mg_cache_set, so a contiguous footprint of a cache's
  * size fits it exactly and the virtual probe's end of the old plateau is
- * the size); rates and bandwidths 5 %.  What the model
+ * the size); rates and bandwidths 5 %; the load issue (buffer.vload)
+ * exact.  What the model
  * cannot show through the probe's kernels is listed in `known` below with
  * the mechanism, and checked to still be off (so the list cannot go
  * stale silently).  The virtual probe of all eight configs is run once,
@@ -27,6 +28,7 @@
 #include "sim/analysis/profile.h"
 #include "sim/calib/calibrate.h"
 #include "sim/config/device.h"
+#include "sim/config/schema.h"
 #include "tests/unit/suites.h"
 #include "sim/vprobe/vprobe.h"
 
@@ -206,6 +208,51 @@ static void test_bandwidths(void)
     }
 }
 
+/* The load issue: every config's buffer.vload; max_load_bytes only where
+ * the loads' time is per line and a vector splits (no shipped config:
+ * NVIDIA issues elements, the mobile paths cost per byte), so it is null
+ * or the config's.  Then the H100 with vload = vector and max_load_bytes
+ * 4, 8 and 0 (as wide as the trace's): the aspect finds 4, 8 and none, and
+ * calibrate on the shipped H100 base takes vector and the width found. */
+static void test_vload(void)
+{
+    for (int i = 0; i < ncases; i++) {
+        const vcase *c = &cases[i];
+        const char *want = mg_vload_names[c->dev.buffer_vload], *got = str(c, "vload", "vload");
+        if (strcmp(got, want)) fprintf(stderr, "\n  %s vload: got '%s', want %s", c->name, got, want);
+        CU_ASSERT(!strcmp(got, want));
+        double mlb = num(c, "vload", "max_load_bytes");
+        CU_ASSERT(isnan(mlb) || mlb == (double)c->dev.buffer_max_load_bytes);
+    }
+    static const int widths[] = {4, 8, 0};
+    for (int i = 0; i < ncases; i++) {
+        if (strcmp(cases[i].name, "nvidia-h100")) continue;
+        for (int w = 0; w < 3; w++) {
+            vcase v = cases[i];
+            v.dev.buffer_vload = MG_VLOAD_VECTOR;
+            v.dev.buffer_max_load_bytes = widths[w];
+            mg_diag d;
+            mg_diag_init(&d);
+            cJSON *curves = NULL;
+            mg_vprobe_opts o = {"vload", 0, NULL};
+            CU_ASSERT_FATAL(mg_vprobe_run(&v.dev, &o, "v.curves", &v.prof, &curves, &d) == 0);
+            CU_ASSERT(!strcmp(str(&v, "vload", "vload"), "vector"));
+            double mlb = num(&v, "vload", "max_load_bytes");
+            CU_ASSERT(widths[w] ? mlb == widths[w] : isnan(mlb));
+            mg_cal cal;
+            mg_cal_opts co = {"vprofile.json", "base.json", NULL, 0.5, 0};
+            CU_ASSERT_FATAL(mg_calibrate(v.prof, &cases[i].dev, &co, &cal, &d) == 0);
+            CU_ASSERT(cal.dev.buffer_vload == MG_VLOAD_VECTOR);
+            CU_ASSERT(cal.dev.buffer_max_load_bytes ==
+                      (widths[w] ? widths[w] : cases[i].dev.buffer_max_load_bytes));
+            mg_cal_free(&cal);
+            cJSON_Delete(curves);
+            cJSON_Delete(v.prof);
+            mg_diag_free(&d);
+        }
+    }
+}
+
 /* A config calibrated from its own virtual profile matches it on the keys
  * the profile answers (the same tolerances, the same known exceptions). */
 static void test_calibrate_roundtrip(void)
@@ -226,6 +273,8 @@ static void test_calibrate_roundtrip(void)
         CU_ASSERT(k->reg_model == d->reg_model);
         CU_ASSERT(k->issue == d->issue);
         CU_ASSERT(k->buffer_path == d->buffer_path);
+        CU_ASSERT(k->buffer_vload == d->buffer_vload);
+        CU_ASSERT(k->buffer_max_load_bytes == d->buffer_max_load_bytes);
         if (d->reg_model == MG_REG_SHARED_POOL)
             check(c, "pool", (double)d->pool_regs_per_sp, (double)k->pool_regs_per_sp, 0);
         check(c, "fp32", peak(d, 0), peak(k, 0), 0.05);
@@ -289,6 +338,7 @@ int add_vprobe_suite(void)
         !CU_add_test(s, "warp, rates and registers recovered", test_compute) ||
         !CU_add_test(s, "cache sizes, lines and line shapes recovered", test_caches) ||
         !CU_add_test(s, "bandwidth ceilings recovered", test_bandwidths) ||
+        !CU_add_test(s, "load issue (vload) recovered", test_vload) ||
         !CU_add_test(s, "calibrate(vprobe(config)) matches the config", test_calibrate_roundtrip) ||
         !CU_add_test(s, "deterministic; aspect names checked", test_deterministic))
         return -1;

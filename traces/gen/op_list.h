@@ -21,6 +21,7 @@
     X(matmul)         \
     X(softmax)        \
     X(layernorm)      \
-    X(ticket)
+    X(ticket)         \
+    X(vload)
 
 #endif
