@@ -234,7 +234,7 @@ static void test_vload(void)
             mg_diag d;
             mg_diag_init(&d);
             cJSON *curves = NULL;
-            mg_vprobe_opts o = {"vload", 0, NULL};
+            mg_vprobe_opts o = {"vload", 0, NULL, 0};
             CU_ASSERT_FATAL(mg_vprobe_run(&v.dev, &o, "v.curves", &v.prof, &curves, &d) == 0);
             CU_ASSERT(!strcmp(str(&v, "vload", "vload"), "vector"));
             double mlb = num(&v, "vload", "max_load_bytes");
