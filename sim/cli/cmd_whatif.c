@@ -27,7 +27,8 @@ static void whatif_usage(FILE *f)
     fprintf(f,
             "Usage: mgsim whatif --config CFG --space SPACE [--rules RULES] --vary KEY=v1,v2,...\n"
             "                    [--vary ...] [--pruned-only | --cutoff F] [-j N]\n"
-            "                    [--sample auto|off|N] [--json] [-o FILE] [--no-progress]\n"
+            "                    [--sample auto|off|N] [--max-work N] [--json] [-o FILE]\n"
+            "                    [--no-progress]\n"
             "\n"
             "Sweeps SPACE on CFG and on each variant of CFG (the cartesian product of\n"
             "the --vary lists; at most %d keys and %d variants), re-evaluating the\n"
@@ -40,6 +41,8 @@ static void whatif_usage(FILE *f)
             "the kept candidates of each variant (the best is then the best kept);\n"
             "--cutoff F simulates them first and stops each pruned one once it is F x\n"
             "slower than the variant's best kept (`mgsim sweep --help`).\n"
+            "--max-work N rejects candidates of more than about N warp instructions\n"
+            "(default 1e9; 0: no limit).\n"
             "-o writes the report to FILE atomically; --json prints it as JSON.\n"
             "\n"
             "Example:\n"
@@ -91,6 +94,18 @@ static void cell_value(char *buf, size_t len, const report *r, int i, int k)
     else snprintf(buf, len, "%s (%s)", val, res);
 }
 
+/* When any sweep rejected candidates (the generator, the model, or
+ * --max-work): how many, the base's and each variant's in order. */
+static void print_rejected(const report *r, FILE *f)
+{
+    uint64_t any = r->base->failed;
+    for (int i = 0; i < r->n; i++) any |= r->v[i].sum->failed;
+    if (!any) return;
+    fprintf(f, "rejected    %" PRIu64 " candidates of the base", r->base->failed);
+    for (int i = 0; i < r->n; i++) fprintf(f, ", %" PRIu64, r->v[i].sum->failed);
+    fprintf(f, " of the variants (by the generator, the model or --max-work)\n");
+}
+
 static void print_text(const report *r, FILE *f)
 {
     const mg_sweep_sum *b = r->base;
@@ -104,6 +119,7 @@ static void print_text(const report *r, FILE *f)
     fprintf(f, "whatif      %s on %s (variants of it), rules %s, sampling %s, %s\n", b->id.space,
             b->id.config, b->has_rules ? b->id.rules : "none",
             mg_sweep_sample_str(b->id.sample, smp, sizeof smp), how);
+    print_rejected(r, f);
     int w[MAX_VARY];
     for (int k = 0; k < r->nvary; k++) {
         w[k] = (int)strlen(r->vary[k].key);
@@ -315,6 +331,7 @@ static int whatif_parse(int argc, char **argv, whatif_args *w)
         {"vary", required_argument, NULL, 'V'},     {"output", required_argument, NULL, 'o'},
         {"json", no_argument, NULL, 'J'},           {"no-progress", no_argument, NULL, 'N'},
         {"help", no_argument, NULL, 'h'},           {"cutoff", required_argument, NULL, 'X'},
+        {"max-work", required_argument, NULL, 'W'},
         {NULL, 0, NULL, 0},
     };
     mg_sweep_args *a = &w->a;
