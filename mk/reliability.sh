@@ -40,7 +40,7 @@ case_list() {
 # corpus LABEL MGSIM MGPROBE: run every case, print the table row
 corpus() {
     label=$1; export MGSIM=$2 MGPROBE=$3
-    n=0 crash=0 hang=0 one=0 multi=0 notwo=0 multi_names=""
+    n=0 crash=0 hang=0 one=0 multi=0 notwo=0
     touch "$tmp/start"; sleep 1
     case_list > "$tmp/cases"
     while IFS='	' read -r name kind cmd; do
@@ -58,11 +58,16 @@ corpus() {
             lines=$(cat "$tmp/out" "$tmp/err" | wc -l)
         fi
         if [ "$lines" -eq 1 ]; then one=$((one + 1))
-        else multi=$((multi + 1)); multi_names="$multi_names $(basename "$name" .out)"; fi
+        else
+            multi=$((multi + 1))
+            if [ "$kind" = golden ] && grep -q "^Try '" "$name"; then why=usage
+            elif [ "$kind" = golden ]; then why=script
+            else why=problems; fi
+            echo "$(basename "$name" .out)" >> "$tmp/multi-$label-$why"
+        fi
     done < "$tmp/cases"
     left=$(leftovers)
     echo "| $label | $n | $crash | $hang | $left | $notwo | $one | $multi |"
-    echo "$multi_names" > "$tmp/multi-$label"
 }
 
 {
@@ -92,9 +97,13 @@ else
     asan=0
 fi
 echo
-echo "The cases of more than one line (the same with both builds) are golden"
-echo "scripts that run several commands, or usage errors, which print the"
-echo "message and a \"Try 'mgsim CMD --help'\" line:$(cat "$tmp/multi-bin")."
+names() { [ -s "$1" ] && tr '\n' ' ' < "$1" | sed 's/ $//'; }
+echo "The cases of more than one line (with the normal binaries), by why:"
+echo
+echo "- usage errors, the message and a \"Try '... --help'\" line ($(wc -l < "$tmp/multi-bin-usage" 2>/dev/null || echo 0)): $(names "$tmp/multi-bin-usage")"
+echo "- inputs with several problems, one line each ($(wc -l < "$tmp/multi-bin-problems" 2>/dev/null || echo 0)): $(names "$tmp/multi-bin-problems")"
+echo "- golden scripts that run several commands or print more than the"
+echo "  message ($(wc -l < "$tmp/multi-bin-script" 2>/dev/null || echo 0)): $(names "$tmp/multi-bin-script")"
 for l in bin asan; do
     [ -s "$tmp/notes-$l" ] && { echo; echo "Findings ($l):"; echo; sed 's/^/- /' "$tmp/notes-$l"; }
 done
