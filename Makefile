@@ -185,7 +185,7 @@ FUZZ_BINS    := $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
 FUZZ_LOBJS   := $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(LIB_SRCS) probe/vmatrix.c)
 FUZZ_LIB     := $(FUZZ_DIR)/libmgsim.a
 
-.PHONY: fuzz fuzz-smoke fuzz-long fuzz-corpus fuzz-build fuzz-clang
+.PHONY: fuzz fuzz-smoke fuzz-long fuzz-corpus fuzz-build fuzz-clang reliability
 fuzz-clang:
 	@command -v $(FUZZ_CC) >/dev/null 2>&1 || sh mk/deps.sh install-fuzz
 
@@ -210,6 +210,12 @@ fuzz-smoke: fuzz-build
 
 fuzz-long: fuzz-build
 	@sh mk/fuzz.sh $(FUZZ_DIR) runs $(FUZZ_RUNS) $(FUZZ_NAMES)
+
+# The reliability report (doc/RELIABILITY.md): the hostile-input corpus
+# (with build/asan/bin too when `make check` built it) and a `make fuzz`
+# run; a few minutes, not part of `make test`.
+reliability: $(MGSIM) $(MGPROBE)
+	@sh mk/reliability.sh "$(MGSIM)" "$(MGPROBE)" doc/RELIABILITY.md
 
 fuzz-corpus: fuzz-build
 	@sh mk/fuzz.sh $(FUZZ_DIR) merge 0 $(FUZZ_NAMES)

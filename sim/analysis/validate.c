@@ -195,6 +195,11 @@ static void sim_one(job *J, size_t i)
         goto out;
     }
     k->regs_simulated = k->regs_estimate = (int)g->hdr.regs_per_item;
+    if (mg_gen_check_work(g, J->o->max_work, &d)) {
+        k->status = MG_VK_FAILED;
+        snprintf(k->reason, sizeof k->reason, "%s", mg_diag_first(&d));
+        goto out;
+    }
     if (J->o->regs == MG_VREGS_COMPILER && k->regs_compiler > 0) {
         g->hdr.regs_per_item = (uint32_t)k->regs_compiler;
         k->regs_simulated = k->regs_compiler;

@@ -23,7 +23,8 @@
  * Bad input (a file that cannot be read, a wrong schema, schedule words
  * the generator rejects) fails mg_validate_run with every problem in d;
  * a kernel the model cannot simulate on this config (a work group that
- * does not fit) is reported as failed with the reason, not fatal.
+ * does not fit, or more work than max_work) is reported as failed with
+ * the reason, not fatal.
  */
 #ifndef MG_VALIDATE_H
 #define MG_VALIDATE_H
@@ -159,6 +160,9 @@ typedef struct mg_validate_opts {
     int sample;                /* mg_sim_opts.sample: MG_SAMPLE_OFF = exact */
     int jobs;                  /* threads (>= 1) */
     int quiet;                 /* no progress on a terminal */
+    double max_work;           /* > 0: a kernel of more than about this many warp
+                                  instructions (mg_gen_check_work) is failed with
+                                  the estimate as its reason, not simulated */
 } mg_validate_opts;
 
 typedef struct mg_validation {

@@ -16,6 +16,7 @@ static void gen_usage(FILE *f)
 {
     fprintf(f,
             "Usage: mgsim gen OP [key=value ...] [-o DIR] [--no-trace] [--source] [--json]\n"
+            "                [--max-work N]\n"
             "       mgsim gen --schedule FILE.json [-o DIR] ...  (a JSON object: \"op\" + keys)\n"
             "       mgsim gen OP --help      the keys OP takes, with defaults and ranges\n"
             "       mgsim gen --list         the operators\n"
@@ -25,6 +26,10 @@ static void gen_usage(FILE *f)
             "DIR/kernel.json and DIR/trace.mgt (trace format v1, traces/FORMAT.md;\n"
             "--no-trace skips it).  Without -o, prints the plan (--json: kernel.json)\n"
             "or, with --source, the kernel.\n"
+            "\n"
+            "--max-work N   refuse to write a trace of more than about N warp\n"
+            "    instructions (the plan's estimate, the \"work\" line; default 1e9;\n"
+            "    0: no limit)\n"
             "\n"
             "Example:\n"
             "  mgsim gen conv2d H=56 W=56 Cin=128 Cout=128 K=1 tile=4x4 wg=16,4 \\\n"
@@ -65,6 +70,12 @@ static void print_plan(const mg_gen *g)
            (long long)f->regs_per_item, (long long)f->loop_iters, (long long)f->bytes_per_iter,
            (long long)f->bytes_per_item, (long long)f->access_width, (long long)f->local_bytes,
            f->flops, f->boundary_checks ? "yes" : "no");
+    mg_gen_work w;
+    mg_gen_work_estimate(g, &w);
+    char n[32], b[32];
+    printf("work       about %s warp instructions in %.0f warps, %s trace bytes\n",
+           mg_gen_count_str(w.instrs, n, sizeof n), w.warps,
+           mg_gen_count_str(w.bytes, b, sizeof b));
 }
 
 int mg_cmd_gen(int argc, char **argv)
@@ -73,11 +84,12 @@ int mg_cmd_gen(int argc, char **argv)
         {"output", required_argument, NULL, 'o'}, {"no-trace", no_argument, NULL, 'n'},
         {"source", no_argument, NULL, 's'},       {"json", no_argument, NULL, 'j'},
         {"list", no_argument, NULL, 'l'},         {"help", no_argument, NULL, 'h'},
-        {"schedule", required_argument, NULL, 'S'},
+        {"schedule", required_argument, NULL, 'S'}, {"max-work", required_argument, NULL, 'W'},
         {NULL, 0, NULL, 0},
     };
     const char *out = NULL, *sched_file = NULL;
     int no_trace = 0, source = 0, json = 0, help = 0;
+    double max_work = MG_GEN_MAX_WORK_DEFAULT;
     opterr = 0;
     optind = 0;
     int c;
@@ -91,6 +103,11 @@ int mg_cmd_gen(int argc, char **argv)
         case 'l': list_ops(stdout); return MG_EXIT_OK;
         case 'h': help = 1; break;
         case 'S': sched_file = optarg; break;
+        case 'W':
+            if (mg_gen_max_work_parse(optarg, &max_work))
+                return mg_cli_usage_error("gen", "--max-work: expected a whole number >= 0 "
+                                          "(0: no limit), not '%s'", optarg);
+            break;
         default:
             return mg_cli_usage_error("gen", "unknown or incomplete option '%s'",
                                       argv[optind - 1]);
@@ -125,7 +142,9 @@ int mg_cmd_gen(int argc, char **argv)
     if (!g || parsed || mg_gen_prepare(g, &s, &d)) {
         rc = MG_EXIT_BAD;
     } else if (out) {
-        if (mg_gen_write_dir(g, out, no_trace, &d)) rc = MG_EXIT_BAD;
+        if ((!no_trace && mg_gen_check_work(g, max_work, &d)) ||
+            mg_gen_write_dir(g, out, no_trace, &d))
+            rc = MG_EXIT_BAD;
     } else if (source) {
         fputs(g->source, stdout);
     } else if (json) {

@@ -9,16 +9,19 @@
 #include "sim/model/model.h"
 #include "base/afile.h"
 #include "base/jsonout.h"
+#include "base/progress.h"
 
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void run_usage(FILE *f)
 {
     fprintf(f,
-            "Usage: mgsim run --config CFG OP [key=value ...] [--sample MODE] [--json] [-o FILE]\n"
+            "Usage: mgsim run --config CFG OP [key=value ...] [--sample MODE] [--max-work N]\n"
+            "                 [--json] [-o FILE]\n"
             "       mgsim run --config CFG --trace FILE [--json] [-o FILE]\n"
             "\n"
             "Replays a kernel's access trace on the device config CFG: the trace of\n"
@@ -33,6 +36,11 @@ static void run_usage(FILE *f)
             "    replay its end, and extrapolate; the report gives the work groups\n"
             "    simulated and the estimated error.  A --trace file cannot skip:\n"
             "    every work group is replayed.\n"
+            "--max-work N   refuse at once a schedule of more than about N warp\n"
+            "    instructions (estimated from its plan, as `mgsim gen` prints it;\n"
+            "    default 1e9, a few minutes; 0: no limit).  With --sample the whole\n"
+            "    launch is counted.  Runs of 10^8 or more show a progress line on a\n"
+            "    terminal.\n"
             "\n"
             "Example:\n"
             "  mgsim run --config configs/devices/adreno640.json conv2d H=56 W=56 \\\n"
@@ -79,10 +87,61 @@ static void warn_warp_width(const mg_device *dev, const mg_trace_header *hdr, co
     mg_diag_free(&w);
 }
 
+/* A trace source that draws a progress line (work groups handed out)
+ * over another. */
+typedef struct prog_source {
+    mg_trace_source in;
+    mg_progress     p;
+    uint64_t        next;
+} prog_source;
+
+static int prog_next(void *self, mg_trace_wg *wg, mg_diag *d)
+{
+    prog_source *ps = self;
+    int rc = ps->in.next_wg(ps->in.self, wg, d);
+    if (rc == 1) mg_progress_update(&ps->p, ++ps->next);
+    return rc;
+}
+
+static int prog_seek(void *self, uint64_t idx, mg_diag *d)
+{
+    prog_source *ps = self;
+    ps->next = idx;
+    return ps->in.seek_wg(ps->in.self, idx, d);
+}
+
+static int prog_at(void *self, uint64_t idx, mg_trace_wg *wg, mg_diag *d)
+{
+    prog_source *ps = self;
+    return ps->in.wg_at(ps->in.self, idx, wg, d);
+}
+
+/* Runs of at least this many estimated warp instructions draw progress. */
+#define RUN_PROGRESS_WORK 1e8
+
+/* Wrap *src in ps when g's estimated work is long and stderr a terminal
+ * (note: the estimate, kept in buf). */
+static void prog_wrap(prog_source *ps, mg_trace_source *src, const mg_gen *g, char *buf,
+                      size_t len)
+{
+    mg_gen_work w;
+    mg_gen_work_estimate(g, &w);
+    if (w.instrs < RUN_PROGRESS_WORK || !isatty(STDERR_FILENO)) return;
+    char n[32];
+    snprintf(buf, len, "(about %s warp instructions)", mg_gen_count_str(w.instrs, n, sizeof n));
+    ps->in = *src;
+    ps->next = 0;
+    mg_progress_start(&ps->p, 1, "mgsim: run", "work groups", mg_gen_num_wgs(g), buf);
+    mg_trace_source out = {src->hdr, prog_next, ps, src->seek_wg ? prog_seek : NULL,
+                           src->wg_at ? prog_at : NULL};
+    *src = out;
+}
+
 /* The command line of run. */
 typedef struct run_args {
     const char *cfg, *trace, *out;    /* out "-": stdout */
     int json, sample;
+    double max_work;                  /* --max-work (0: no limit) */
     int nwords;                       /* the schedule (OP key=value ...), when no --trace */
     char **words;
 } run_args;
@@ -95,9 +154,10 @@ static int run_parse(int argc, char **argv, run_args *a)
         {"config", required_argument, NULL, 'c'}, {"trace", required_argument, NULL, 't'},
         {"json", no_argument, NULL, 'j'},         {"output", required_argument, NULL, 'o'},
         {"help", no_argument, NULL, 'h'},         {"sample", required_argument, NULL, 's'},
+        {"max-work", required_argument, NULL, 'W'},
         {NULL, 0, NULL, 0},
     };
-    *a = (run_args){.out = "-", .sample = MG_SAMPLE_OFF};
+    *a = (run_args){.out = "-", .sample = MG_SAMPLE_OFF, .max_work = MG_GEN_MAX_WORK_DEFAULT};
     opterr = 0;
     optind = 0;
     int c;
@@ -112,6 +172,11 @@ static int run_parse(int argc, char **argv, run_args *a)
             if (mg_sample_parse(optarg, &a->sample))
                 return mg_cli_usage_error("run", "--sample: expected off, auto or a number of "
                                           "waves 1..1000, not '%s'", optarg);
+            break;
+        case 'W':
+            if (mg_gen_max_work_parse(optarg, &a->max_work))
+                return mg_cli_usage_error("run", "--max-work: expected a whole number >= 0 "
+                                          "(0: no limit), not '%s'", optarg);
             break;
         default:
             return mg_cli_usage_error("run", "unknown or incomplete option '%s'",
@@ -171,18 +236,23 @@ int mg_cmd_run(int argc, char **argv)
     mg_trace_reader *rd = NULL;
     mg_trace_source src;
     mg_gen_stream gs;
+    prog_source ps = {0};
+    char note[64];
     if (!dev || !g || mg_device_load(a.cfg, 0, dev, &d)) goto done;
     if (a.trace) {
         rd = mg_trace_reader_open(a.trace, &d);
         if (!rd) goto done;
         src = mg_trace_reader_source(rd);
     } else {
-        if (run_schedule(dev, a.nwords, a.words, g, &d)) goto done;
+        if (run_schedule(dev, a.nwords, a.words, g, &d) || mg_gen_check_work(g, a.max_work, &d))
+            goto done;
         src = mg_gen_source(&gs, g);
+        prog_wrap(&ps, &src, g, note, sizeof note);
     }
     if (src.hdr->warp_width != (uint32_t)dev->warp_width)
         warn_warp_width(dev, src.hdr, a.trace ? a.trace : src.hdr->kernel);
     if (!run_report(&a, dev, &src, &d)) rc = MG_EXIT_OK;
+    mg_progress_end(&ps.p, ps.next);
 done:
     /* warnings (unsourced config values) are not interesting here */
     if (mg_diag_failed(&d)) mg_diag_print(&d, stderr, "mgsim");

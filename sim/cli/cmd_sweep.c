@@ -19,7 +19,8 @@ static void sweep_usage(FILE *f)
     fprintf(f,
             "Usage: mgsim sweep --config CFG --space SPACE [--rules RULES] [--pruned-only]\n"
             "                   [-j N] [--sample auto|off|N] [-o RESULTS.jsonl [--restart]]\n"
-            "                   [--cutoff F | --limit N] [--json] [--no-progress] [--time]\n"
+            "                   [--cutoff F | --limit N] [--max-work N] [--json]\n"
+            "                   [--no-progress] [--time]\n"
             "\n"
             "Simulates every member of SPACE on CFG (with --pruned-only, only those the\n"
             "RULES keep; with RULES every record says kept or pruned and which rules\n"
@@ -42,6 +43,9 @@ static void sweep_usage(FILE *f)
             "                      the best kept time (of its shape): its record says\n"
             "                      \"cut\" and the time it is slower than.  Best, regret\n"
             "                      and the top 10 stay exact; F >= 1, e.g. 1.5\n"
+            "--max-work N          reject (not simulate) a candidate of more than about\n"
+            "                      N warp instructions, saying so in its record\n"
+            "                      (default 1e9, as `mgsim run`; 0: no limit)\n"
             "--limit N             simulate at most N more candidates, then stop (the\n"
             "                      summary covers those; rerun to go on)\n"
             "--json                the summary as JSON\n"
@@ -74,6 +78,7 @@ static int sweep_parse(int argc, char **argv, sweep_cli *w)
         {"json", no_argument, NULL, 'J'},           {"no-progress", no_argument, NULL, 'N'},
         {"time", no_argument, NULL, 'T'},           {"help", no_argument, NULL, 'h'},
         {"limit", required_argument, NULL, 'L'},    {"cutoff", required_argument, NULL, 'X'},
+        {"max-work", required_argument, NULL, 'W'},
         {NULL, 0, NULL, 0},
     };
     mg_sweep_args *a = &w->a;

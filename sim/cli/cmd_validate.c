@@ -9,6 +9,7 @@
 #include "sim/config/device.h"
 #include "sim/model/model.h"
 #include "sim/plot/plot.h"
+#include "traces/gen/gen.h"
 #include "base/afile.h"
 #include "base/jsonout.h"
 
@@ -24,7 +25,7 @@ static void validate_usage(FILE *f)
             "                      [--json-file FILE] [--plot OUT.png|OUT.svg]\n"
             "                      [--plot-residuals OUT.png|OUT.svg] [-j N]\n"
             "                      [--regs estimate|compiler] [--sample off|auto|N]\n"
-            "                      [--compare OTHER.json [--compare-file FILE]]\n"
+            "                      [--compare OTHER.json [--compare-file FILE]] [--max-work N]\n"
             "\n"
             "Regenerates every kernel timed ok in T.json (written by `mgprobe time`;\n"
             "the schedule words are in it) and simulates it on CFG, then reports per\n"
@@ -52,6 +53,9 @@ static void validate_usage(FILE *f)
             "  --regs compiler   simulate with the compiler's register count where the\n"
             "                    timings have one (default: the generator's estimate)\n"
             "  --sample MODE     off (default: every work group, exact), auto, or N waves\n"
+            "  --max-work N      a kernel of more than about N warp instructions is\n"
+            "                    listed as failed with its estimate, not simulated\n"
+            "                    (default 1e9, as `mgsim run`; 0: no limit)\n"
             "  --compare OTHER   side by side with OTHER, the JSON report of another\n"
             "                    config on the same timings: per group both configs'\n"
             "                    tau, regret and MAPE, the difference and the better one\n"
@@ -144,10 +148,12 @@ static int validate_parse(int argc, char **argv, validate_args *a)
         {"sample", required_argument, NULL, 's'},    {"help", no_argument, NULL, 'h'},
         {"plot-residuals", required_argument, NULL, 'R'},
         {"compare", required_argument, NULL, 'C'},   {"compare-file", required_argument, NULL, 'G'},
+        {"max-work", required_argument, NULL, 'W'},
         {NULL, 0, NULL, 0},
     };
     *a = (validate_args){.out = "-",
-                         .vo = {.regs = MG_VREGS_ESTIMATE, .sample = MG_SAMPLE_OFF, .jobs = 1}};
+                         .vo = {.regs = MG_VREGS_ESTIMATE, .sample = MG_SAMPLE_OFF, .jobs = 1,
+                                .max_work = MG_GEN_MAX_WORK_DEFAULT}};
     opterr = 0;
     optind = 0;
     int c;
@@ -175,6 +181,11 @@ static int validate_parse(int argc, char **argv, validate_args *a)
             if (parse_sample(optarg, &a->vo.sample))
                 return mg_cli_usage_error("validate", "--sample: expected off, auto or a "
                                           "number of waves, got '%s'", optarg);
+            break;
+        case 'W':
+            if (mg_gen_max_work_parse(optarg, &a->vo.max_work))
+                return mg_cli_usage_error("validate", "--max-work: expected a whole number "
+                                          ">= 0 (0: no limit), got '%s'", optarg);
             break;
         case 'h': validate_usage(stdout); return MG_EXIT_OK;
         default:

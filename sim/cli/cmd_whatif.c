@@ -18,6 +18,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define MAX_VARY     8
 #define MAX_VARIANTS 1024
@@ -27,7 +28,8 @@ static void whatif_usage(FILE *f)
     fprintf(f,
             "Usage: mgsim whatif --config CFG --space SPACE [--rules RULES] --vary KEY=v1,v2,...\n"
             "                    [--vary ...] [--pruned-only | --cutoff F] [-j N]\n"
-            "                    [--sample auto|off|N] [--json] [-o FILE] [--no-progress]\n"
+            "                    [--sample auto|off|N] [--max-work N] [--json] [-o FILE]\n"
+            "                    [--results DIR] [--no-progress]\n"
             "\n"
             "Sweeps SPACE on CFG and on each variant of CFG (the cartesian product of\n"
             "the --vary lists; at most %d keys and %d variants), re-evaluating the\n"
@@ -40,7 +42,13 @@ static void whatif_usage(FILE *f)
             "the kept candidates of each variant (the best is then the best kept);\n"
             "--cutoff F simulates them first and stops each pruned one once it is F x\n"
             "slower than the variant's best kept (`mgsim sweep --help`).\n"
+            "--max-work N rejects candidates of more than about N warp instructions\n"
+            "(default 1e9; 0: no limit).\n"
             "-o writes the report to FILE atomically; --json prints it as JSON.\n"
+            "--results DIR keeps each sweep's results file in DIR (created if missing;\n"
+            "DIR/HASH.jsonl, HASH the variant's config hash, `mgsim sweep -o`): an\n"
+            "interrupted whatif rerun with the same command resumes every sweep, and\n"
+            "the report is the uninterrupted one.\n"
             "\n"
             "Example:\n"
             "  mgsim whatif --config configs/devices/adreno640.json \\\n"
@@ -61,6 +69,7 @@ typedef struct variant {
 typedef struct report {
     const mg_sweep_inputs *in;
     const mg_sweep_args *a;
+    const char *results;          /* --results DIR, or NULL */
     int nvary;
     mg_vary vary[MAX_VARY];
     mg_sweep_sum *base;
@@ -91,6 +100,18 @@ static void cell_value(char *buf, size_t len, const report *r, int i, int k)
     else snprintf(buf, len, "%s (%s)", val, res);
 }
 
+/* When any sweep rejected candidates (the generator, the model, or
+ * --max-work): how many, the base's and each variant's in order. */
+static void print_rejected(const report *r, FILE *f)
+{
+    uint64_t any = r->base->failed;
+    for (int i = 0; i < r->n; i++) any |= r->v[i].sum->failed;
+    if (!any) return;
+    fprintf(f, "rejected    %" PRIu64 " candidates of the base", r->base->failed);
+    for (int i = 0; i < r->n; i++) fprintf(f, ", %" PRIu64, r->v[i].sum->failed);
+    fprintf(f, " of the variants (by the generator, the model or --max-work)\n");
+}
+
 static void print_text(const report *r, FILE *f)
 {
     const mg_sweep_sum *b = r->base;
@@ -104,6 +125,7 @@ static void print_text(const report *r, FILE *f)
     fprintf(f, "whatif      %s on %s (variants of it), rules %s, sampling %s, %s\n", b->id.space,
             b->id.config, b->has_rules ? b->id.rules : "none",
             mg_sweep_sample_str(b->id.sample, smp, sizeof smp), how);
+    print_rejected(r, f);
     int w[MAX_VARY];
     for (int k = 0; k < r->nvary; k++) {
         w[k] = (int)strlen(r->vary[k].key);
@@ -248,6 +270,11 @@ static int sweep_dev(const report *r, const mg_device *dev, const char *hash, co
     cfg.dev = dev;
     snprintf(cfg.id.config_hash, sizeof cfg.id.config_hash, "%s", hash);
     cfg.label = label;
+    char path[4096];
+    if (r->results) {
+        snprintf(path, sizeof path, "%s/%s.jsonl", r->results, hash);
+        cfg.results = path;
+    }
     if (mg_sweep_run(&cfg, sum, d)) return -1;
     return sum->interrupted ? 1 : 0;
 }
@@ -299,6 +326,7 @@ static int run_all(report *r, mg_diag *d)
 typedef struct whatif_args {
     mg_sweep_args a;              /* the options it shares with sweep */
     const char *outp;             /* -o, "-": stdout */
+    const char *results;          /* --results DIR, or NULL */
     int json;
     const char *vary[MAX_VARY];   /* the --vary options */
     int nvary;
@@ -315,11 +343,13 @@ static int whatif_parse(int argc, char **argv, whatif_args *w)
         {"vary", required_argument, NULL, 'V'},     {"output", required_argument, NULL, 'o'},
         {"json", no_argument, NULL, 'J'},           {"no-progress", no_argument, NULL, 'N'},
         {"help", no_argument, NULL, 'h'},           {"cutoff", required_argument, NULL, 'X'},
+        {"max-work", required_argument, NULL, 'W'}, {"results", required_argument, NULL, 'D'},
         {NULL, 0, NULL, 0},
     };
     mg_sweep_args *a = &w->a;
     mg_sweep_args_init(a);
     w->outp = "-";
+    w->results = NULL;
     w->json = 0;
     w->nvary = 0;
     opterr = 0;
@@ -327,6 +357,7 @@ static int whatif_parse(int argc, char **argv, whatif_args *w)
     int c;
     while ((c = getopt_long(argc, argv, "j:o:h", opts, NULL)) != -1) {
         if (c == 'o') w->outp = optarg;
+        else if (c == 'D') w->results = optarg;
         else if (c == 'J') w->json = 1;
         else if (c == 'h') { whatif_usage(stdout); return MG_EXIT_OK; }
         else if (c == 'V') {
@@ -415,13 +446,20 @@ int mg_cmd_whatif(int argc, char **argv)
     memset(&r, 0, sizeof r);
     r.in = &in;
     r.a = &w.a;
+    r.results = w.results;
     rc = MG_EXIT_BAD;
-    if (!whatif_plan(&w, &in, &r, &d)) {
+    if (w.results && mkdir(w.results, 0777) && errno != EEXIST) {
+        mg_diag_error(&d, "%s: cannot create: %s", w.results, strerror(errno));
+    } else if (!whatif_plan(&w, &in, &r, &d)) {
         mg_cli_catch_stop();
         int run = run_all(&r, &d);
         mg_cli_release_stop();
         if (run > 0) {
-            fprintf(stderr, "mgsim: whatif: interrupted (nothing written)\n");
+            if (w.results)
+                fprintf(stderr, "mgsim: whatif: interrupted (no report written; the results so "
+                        "far are in %s: rerun the same command to resume)\n", w.results);
+            else
+                fprintf(stderr, "mgsim: whatif: interrupted (nothing written)\n");
             rc = MG_EXIT_INTERRUPTED;
         } else if (run == 0 && !whatif_write(&w, &r, &d)) {
             rc = MG_EXIT_OK;

@@ -3,6 +3,7 @@
 #include "sim/cli/cli.h"
 #include "base/afile.h"
 #include "base/jsonfile.h"
+#include "traces/gen/gen.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -57,6 +58,7 @@ void mg_sweep_args_init(mg_sweep_args *a)
     a->threads = n < 1 ? 1 : n > 256 ? 256 : (int)n;
     a->sample = MG_SAMPLE_AUTO;
     a->progress = isatty(STDERR_FILENO);
+    a->max_work = MG_GEN_MAX_WORK_DEFAULT;
 }
 
 int mg_sweep_args_opt(mg_sweep_args *a, const char *cmd, int c, const char *arg,
@@ -84,6 +86,11 @@ int mg_sweep_args_opt(mg_sweep_args *a, const char *cmd, int c, const char *arg,
         if (errno || end == arg || *end || !(a->cutoff >= 1.0 && a->cutoff <= 1000.0))
             return mg_cli_usage_error(cmd, "--cutoff: expected a factor in [1, 1000] (e.g. "
                                       "1.5), got '%s'", arg);
+        return 0;
+    case 'W':
+        if (mg_gen_max_work_parse(arg, &a->max_work))
+            return mg_cli_usage_error(cmd, "--max-work: expected a whole number >= 0 (0: no "
+                                      "limit), got '%s'", arg);
         return 0;
     case 'S':
         if (mg_sample_parse(arg, &a->sample))
@@ -146,6 +153,7 @@ void mg_sweep_cfg_init(mg_sweep_cfg *cfg, const mg_sweep_inputs *in, const mg_sw
     cfg->cutoff = a->cutoff;
     cfg->threads = a->threads;
     cfg->sample = a->sample;
+    cfg->max_work = a->max_work;
     cfg->progress = a->progress;
     cfg->stop = &stop_flag;
 }

@@ -17,15 +17,16 @@ typedef struct mg_sweep_args {
     const char *cfg, *space, *rules;
     int pruned_only, threads, sample, progress;
     double cutoff;             /* --cutoff F (0: none) */
+    double max_work;           /* --max-work N (0: no limit) */
 } mg_sweep_args;
 
 /* Defaults: threads = online CPUs, sample auto, progress when stderr is a
- * terminal. */
+ * terminal, max_work MG_GEN_MAX_WORK_DEFAULT. */
 void mg_sweep_args_init(mg_sweep_args *a);
 
 /* Handle one shared option: 'c' --config, 's' --space, 'r' --rules,
  * 'P' --pruned-only, 'j' -j/--jobs, 'S' --sample, 'N' --no-progress,
- * 'X' --cutoff; any
+ * 'X' --cutoff, 'W' --max-work; any
  * other c is an unknown option (`word` names it).  Returns 0, or 2 after
  * printing a usage error for cmd. */
 int mg_sweep_args_opt(mg_sweep_args *a, const char *cmd, int c, const char *arg,

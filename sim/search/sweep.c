@@ -313,7 +313,8 @@ static int run_slot(engine *e, const slot *s, int nowait, mg_sweep_result *r)
     r->index = s->index;
     r->has_rules = e->cfg->rules != NULL;
     r->fired = s->fired;
-    if (mg_sweep_simulate(e->cfg->dev, s->words, e->cfg->sample, s->limit, e->memo, nowait, r))
+    if (mg_sweep_simulate(e->cfg->dev, s->words, e->cfg->sample, s->limit, e->cfg->max_work,
+                          e->memo, nowait, r))
         return 1;
     r->index = s->index;
     r->has_rules = e->cfg->rules != NULL;
@@ -518,6 +519,7 @@ int mg_sweep_run(const mg_sweep_cfg *cfg, mg_sweep_sum *sum, mg_diag *d)
     sum->id.pruned_only = cfg->pruned_only;
     sum->id.cutoff = cfg->rules && !cfg->pruned_only && !cfg->limit ? cfg->cutoff : 0;
     sum->id.sample = cfg->sample;
+    sum->id.max_work = cfg->max_work;
     sum->has_rules = cfg->rules != NULL;
     mg_sweep_sum_shapes(sum, cfg->space);
     int rc = -1;

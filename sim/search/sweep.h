@@ -66,7 +66,9 @@ void mg_sweep_result_free(mg_sweep_result *r);
 
 /* Simulate one candidate: parse `words` ("op key=value ..."), generate,
  * replay on dev with the given sampling.  Never fails as a whole: a
- * rejection lands in r->ok = 0 with a reason.  With cycle_limit > 0 a
+ * rejection lands in r->ok = 0 with a reason (one of more than about
+ * max_work warp instructions, when max_work > 0, is rejected so: see
+ * mg_gen_check_work).  With cycle_limit > 0 a
  * replay that passes that many cycles stops there: r->cut = 1.  With memo (may be NULL), a
  * candidate whose model key (memo.h) was simulated before copies that
  * result, and a new result is stored.  With nowait, a key another thread
@@ -75,7 +77,7 @@ void mg_sweep_result_free(mg_sweep_result *r);
  * Thread-safe (dev is read only, the memo locks). */
 struct mg_memo;
 int mg_sweep_simulate(const mg_device *dev, const char *words, int sample, double cycle_limit,
-                      struct mg_memo *memo, int nowait, mg_sweep_result *r);
+                      double max_work, struct mg_memo *memo, int nowait, mg_sweep_result *r);
 
 /* One result as one line of JSON (with '\n'); caller frees.  NULL on OOM. */
 char *mg_sweep_result_line(const mg_sweep_result *r);
@@ -91,6 +93,7 @@ typedef struct mg_sweep_ident {
     int      sample;                         /* MG_SAMPLE_* or N */
     int      pruned_only;
     double   cutoff;                         /* --cutoff F (0: none) */
+    double   max_work;                       /* --max-work (0: no limit) */
     uint64_t size;                           /* members of the space */
 } mg_sweep_ident;
 
@@ -200,6 +203,7 @@ typedef struct mg_sweep_cfg {
     int              threads;       /* >= 1 */
     uint64_t         limit;         /* simulate at most this many now (0: all) */
     int              sample;
+    double           max_work;      /* --max-work (0: no limit) */
     const char      *results;       /* results file, or NULL for none */
     int              restart;       /* discard an existing results file */
     int              progress;      /* draw progress on stderr */

@@ -130,7 +130,8 @@ static void header_mismatch(const char *path, const char *have, const char *want
         }
     }
     mg_diag_error(d, "%s: %s; resume needs the same config, space, rules, --sample, "
-                  "--pruned-only and --cutoff (use --restart to overwrite it, or another -o)",
+                  "--pruned-only, --cutoff and --max-work (use --restart to overwrite it, or "
+                  "another -o)",
                   path, what);
     cJSON_Delete(h);
     cJSON_Delete(w);

@@ -80,10 +80,10 @@ static void fill_figures(const mg_device *dev, const mg_sim_stats *st, mg_sweep_
 /* Generate schedule s and replay it on dev: r gets its figures, its cut
  * (past cycle_limit) or its rejection (words: as given). */
 static void simulate_schedule(const mg_device *dev, const mg_schedule *s, const char *words,
-                              int sample, double cycle_limit, mg_gen *g, mg_sweep_result *r,
-                              mg_diag *d)
+                              int sample, double cycle_limit, double max_work, mg_gen *g,
+                              mg_sweep_result *r, mg_diag *d)
 {
-    if (mg_gen_prepare(g, s, d)) {
+    if (mg_gen_prepare(g, s, d) || mg_gen_check_work(g, max_work, d)) {
         reject(r, words, mg_diag_first(d));
         return;
     }
@@ -128,7 +128,7 @@ static int parse_words(const char *words, mg_schedule *s, char *canon, size_t le
 }
 
 int mg_sweep_simulate(const mg_device *dev, const char *words, int sample, double cycle_limit,
-                      mg_memo *memo, int nowait, mg_sweep_result *r)
+                      double max_work, mg_memo *memo, int nowait, mg_sweep_result *r)
 {
     int deferred = 0;
     r->ok = 0;
@@ -156,7 +156,7 @@ int mg_sweep_simulate(const mg_device *dev, const char *words, int sample, doubl
         }
         claimed = got == 0;                      /* else simulate, do not settle */
     }
-    simulate_schedule(dev, &s, words, sample, cycle_limit, g, r, &d);
+    simulate_schedule(dev, &s, words, sample, cycle_limit, max_work, g, r, &d);
 out:
     if (claimed) mg_memo_put(memo, key, r);     /* a rejection too: wakes the waiters */
     if (g) mg_gen_free(g);
@@ -466,6 +466,8 @@ char *mg_sweep_header_line(const mg_sweep_ident *id)
     put_key(&b, "pruned_only");
     puts_(&b, id->pruned_only ? "true" : "false");
     if (id->cutoff > 0) put_num(&b, "cutoff", id->cutoff);    /* absent without --cutoff */
+    if (id->max_work != MG_GEN_MAX_WORK_DEFAULT)                /* absent at the default */
+        put_num(&b, "max_work", id->max_work);
     put_num(&b, "size", (double)id->size);
     puts_(&b, "}\n");
     if (b.oom) { free(b.p); return NULL; }

@@ -180,6 +180,81 @@ static void test_half_rounding(void)
     CU_ASSERT_EQUAL(mg_round_half(-0.1f), -0.0999755859375f);
 }
 
+/* The work estimate against the trace's records: every op's defaults and
+ * a few sizes within a factor of 2; conv2d and matmul, whose loops are
+ * all loads and one ALU record, within 5%; the warps exactly. */
+static uint64_t work_recs;
+static void work_count(void *ctx, const mg_rec *r)
+{
+    (void)ctx;
+    (void)r;
+    work_recs++;
+}
+
+static void check_work(const char *line, double factor)
+{
+    mg_gen g;
+    CU_ASSERT_EQUAL_FATAL(ops_prepare(line, 64, &g), 0);
+    mg_gen_work w;
+    mg_gen_work_estimate(&g, &w);
+    mg_trace_wg wg;
+    mg_trace_wg_init(&wg);
+    wg.sink = work_count;
+    work_recs = 0;
+    uint64_t warps = 0, n = mg_gen_num_wgs(&g);
+    for (uint64_t i = 0; i < n; i++) {
+        mg_gen_trace_wg(&g, i, &wg);
+        warps += wg.n_warps;
+    }
+    mg_trace_wg_free(&wg);
+    double ratio = (double)work_recs / w.instrs;
+    if (ratio > factor || ratio < 1 / factor || (double)warps != w.warps)
+        fprintf(stderr, "\n%s: %llu records in %llu warps, estimate %.0f in %.0f\n", line,
+                (unsigned long long)work_recs, (unsigned long long)warps, w.instrs, w.warps);
+    CU_ASSERT(ratio <= factor && ratio >= 1 / factor);
+    CU_ASSERT_EQUAL((double)warps, w.warps);
+    CU_ASSERT(w.bytes > w.instrs);
+    mg_gen_free(&g);
+}
+
+static void test_work_estimate(void)
+{
+    for (int i = 0; mg_ops[i]; i++) check_work(mg_ops[i]->name, 2.0);
+    check_work("matmul M=256 N=256 K=256", 1.05);
+    check_work("matmul M=100 N=60 K=64 layout_in=buffer layout_w=buffer layout_out=buffer "
+               "vec=4 tile=2x4 wg=8,8,1", 1.05);
+    check_work("conv2d H=14 W=14 Cin=128 Cout=128", 1.05);
+    check_work("conv2d H=16 W=16 Cin=16 Cout=16 K=3 pad=1", 1.05);
+    check_work("conv2d H=28 W=28 Cin=64 Cout=64 depthwise=1 K=3 pad=1", 1.35);
+    check_work("eltwise H=64 W=64 C=8", 2.0);
+    check_work("softmax M=64 N=256 split=4 wg=4,1,4", 2.0);
+    check_work("layernorm M=64 N=256 split=4 wg=4,1,4 layout=buffer", 2.0);
+}
+
+/* --max-work refuses at once, with the estimate and how to raise it. */
+static void test_work_guard(void)
+{
+    mg_gen g;
+    CU_ASSERT_EQUAL_FATAL(ops_prepare("matmul M=256 N=256 K=256", 64, &g), 0);
+    mg_diag d;
+    mg_diag_init(&d);
+    CU_ASSERT_EQUAL(mg_gen_check_work(&g, 0, &d), 0);          /* 0: no limit */
+    CU_ASSERT_EQUAL(mg_gen_check_work(&g, 1e9, &d), 0);
+    CU_ASSERT_EQUAL(mg_gen_check_work(&g, 1000, &d), -1);
+    CU_ASSERT_STRING_EQUAL(mg_diag_first(&d), "matmul: about 37248 warp instructions (193408 "
+                           "trace bytes) is more than --max-work 1000: raise --max-work (0: no "
+                           "limit) or shrink the launch");
+    mg_diag_free(&d);
+    mg_gen_free(&g);
+    double v;
+    CU_ASSERT(mg_gen_max_work_parse("2e9", &v) == 0 && v == 2e9);
+    CU_ASSERT(mg_gen_max_work_parse("0", &v) == 0 && v == 0);
+    CU_ASSERT_EQUAL(mg_gen_max_work_parse("-1", &v), -1);
+    CU_ASSERT_EQUAL(mg_gen_max_work_parse("1.5", &v), -1);
+    CU_ASSERT_EQUAL(mg_gen_max_work_parse("1e400", &v), -1);
+    CU_ASSERT_EQUAL(mg_gen_max_work_parse("x", &v), -1);
+}
+
 int add_gen_suite(void)
 {
     CU_pSuite s = CU_add_suite("gen", NULL, NULL);
@@ -190,7 +265,9 @@ int add_gen_suite(void)
         !CU_add_test(s, "flops_exact", test_flops_exact) ||
         !CU_add_test(s, "deterministic", test_deterministic) ||
         !CU_add_test(s, "pack_roundtrip", test_pack_roundtrip) ||
-        !CU_add_test(s, "half_rounding", test_half_rounding))
+        !CU_add_test(s, "half_rounding", test_half_rounding) ||
+        !CU_add_test(s, "work estimate against the trace", test_work_estimate) ||
+        !CU_add_test(s, "work guard", test_work_guard))
         return -1;
     return 0;
 }

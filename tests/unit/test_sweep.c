@@ -285,7 +285,7 @@ static void test_record_roundtrip(void)
     r.has_rules = 1;
     r.fired = 1u << MG_RULE_WARP;
     mg_sweep_simulate(&fx.dev, "conv2d H=8 W=8 Cin=32 Cout=32 K=1 tile=1x4 wg=8,8,1 "
-                      "layout=image storage=fp16 compute=fp16", MG_SAMPLE_AUTO, 0, NULL, 0, &r);
+                      "layout=image storage=fp16 compute=fp16", MG_SAMPLE_AUTO, 0, 0, NULL, 0, &r);
     CU_ASSERT_EQUAL_FATAL(r.ok, 1);
     CU_ASSERT_TRUE(r.seconds > 0 && r.gflops > 0 && r.bound_gflops >= r.gflops * 0.999);
     char *line = mg_sweep_result_line(&r), err[200];
@@ -303,12 +303,19 @@ static void test_record_roundtrip(void)
     /* a candidate the generator rejects is a record with its reason */
     memset(&r, 0, sizeof r);
     mg_sweep_simulate(&fx.dev, "conv2d H=8 W=8 Cin=32 Cout=32 K=1 tile=1x4 wg=3000,1,1",
-                      MG_SAMPLE_AUTO, 0, NULL, 0, &r);
+                      MG_SAMPLE_AUTO, 0, 0, NULL, 0, &r);
     CU_ASSERT_EQUAL(r.ok, 0);
     CU_ASSERT_TRUE(r.reason && *r.reason);
     line = mg_sweep_result_line(&r);
     CU_ASSERT_PTR_NOT_NULL(strstr(line, "\"status\":\"rejected\""));
     free(line);
+    mg_sweep_result_free(&r);
+    /* one of more work than --max-work too, with the estimate */
+    memset(&r, 0, sizeof r);
+    mg_sweep_simulate(&fx.dev, "conv2d H=8 W=8 Cin=32 Cout=32 K=1 tile=1x4 wg=8,8,1",
+                      MG_SAMPLE_AUTO, 0, 100, NULL, 0, &r);
+    CU_ASSERT_EQUAL(r.ok, 0);
+    CU_ASSERT_PTR_NOT_NULL(r.reason && strstr(r.reason, "more than --max-work 100"));
     mg_sweep_result_free(&r);
 }
 
@@ -395,11 +402,11 @@ static void test_memo(void)
     memset(&ra, 0, sizeof ra);
     memset(&rb, 0, sizeof rb);
     memset(&rn, 0, sizeof rn);
-    mg_sweep_simulate(&fx.dev, a, MG_SAMPLE_AUTO, 0, m, 0, &ra);
+    mg_sweep_simulate(&fx.dev, a, MG_SAMPLE_AUTO, 0, 0, m, 0, &ra);
     CU_ASSERT_EQUAL(mg_memo_hits(m), 0);
-    mg_sweep_simulate(&fx.dev, b, MG_SAMPLE_AUTO, 0, m, 0, &rb);
+    mg_sweep_simulate(&fx.dev, b, MG_SAMPLE_AUTO, 0, 0, m, 0, &rb);
     CU_ASSERT_EQUAL(mg_memo_hits(m), 1);
-    mg_sweep_simulate(&fx.dev, b, MG_SAMPLE_AUTO, 0, NULL, 0, &rn);     /* no memo */
+    mg_sweep_simulate(&fx.dev, b, MG_SAMPLE_AUTO, 0, 0, NULL, 0, &rn);     /* no memo */
     CU_ASSERT_EQUAL_FATAL(ra.ok && rb.ok && rn.ok, 1);
     CU_ASSERT_PTR_NOT_NULL(strstr(rb.schedule, "unroll=4"));       /* its own words */
     char *lb = mg_sweep_result_line(&rb), *ln = mg_sweep_result_line(&rn);
@@ -410,7 +417,7 @@ static void test_memo(void)
     mg_sweep_result rc;
     memset(&rc, 0, sizeof rc);
     mg_sweep_simulate(&fx.dev, "conv2d H=8 W=8 Cin=32 Cout=32 K=1 tile=1x4 wg=4,8,1 "
-                      "layout=image storage=fp16 compute=fp16 unroll=4", MG_SAMPLE_AUTO, 0, m, 0, &rc);
+                      "layout=image storage=fp16 compute=fp16 unroll=4", MG_SAMPLE_AUTO, 0, 0, m, 0, &rc);
     CU_ASSERT_EQUAL(mg_memo_hits(m), 1);
     /* keys: the inert word goes, nothing else */
     mg_schedule s;

@@ -58,6 +58,33 @@ typedef struct mg_gen_stream {
 } mg_gen_stream;
 mg_trace_source mg_gen_source(mg_gen_stream *st, const mg_gen *g);
 
+/* The work a launch makes, estimated from its plan alone (no trace):
+ * warps, warp instructions (trace records: every access an item makes,
+ * the tracer's log_cap, plus one ALU record per main-loop iteration) and
+ * trace bytes.  Doubles: a launch's work may pass 2^64.  The records are
+ * within a factor of 2 of the trace's (tests/unit/test_gen.c). */
+typedef struct mg_gen_work {
+    double wgs, warps, instrs, bytes;
+} mg_gen_work;
+void mg_gen_work_estimate(const mg_gen *g, mg_gen_work *w);
+
+/* The default of --max-work: 10^9 warp instructions, a few minutes of
+ * simulation at 3 to 6 M warp instructions/s. */
+#define MG_GEN_MAX_WORK_DEFAULT 1e9
+
+/* 0 when the launch's estimated warp instructions are at most max_work
+ * (max_work 0: no limit); else -1 with a one-line error that gives the
+ * estimate and says how to raise the limit. */
+int mg_gen_check_work(const mg_gen *g, double max_work, mg_diag *d);
+
+/* --max-work's value: a whole number >= 0 ("2000000000", "2e9") into
+ * *out.  Returns 0, or -1 when text is not one. */
+int mg_gen_max_work_parse(const char *text, double *out);
+
+/* A count for people: whole below 10^6, else 3 significant digits
+ * ("1.23e+09"). */
+const char *mg_gen_count_str(double v, char *buf, size_t len);
+
 /* kernel.json: schedule, launch geometry, arguments, tensors with shapes and
  * formats, static features.  Caller owns the result. */
 cJSON *mg_gen_kernel_json(const mg_gen *g);

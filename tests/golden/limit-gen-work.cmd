@@ -1,0 +1,1 @@
+d=$(mktemp -d) && $MGSIM gen matmul M=65536 N=65536 K=65536 -o $d/k; rc=$?; ls -A $d; echo "the plan:"; $MGSIM gen matmul M=65536 N=65536 K=65536 | grep ^work; $MGSIM gen matmul M=256 N=256 K=256 -o $d/k --max-work 37248 && ls $d/k; rm -rf $d; exit $rc

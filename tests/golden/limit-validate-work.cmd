@@ -1,0 +1,1 @@
+d=$(mktemp -d) && $MGSIM validate --config configs/devices/nvidia-h100.json --timings tests/golden/data/timings-work.json > $d/o; rc=$?; grep -E "^measured|failed:" $d/o; $MGSIM validate --config configs/devices/nvidia-h100.json --timings tests/golden/data/timings-work.json --max-work x; echo "rc=$?"; rm -rf $d; exit $rc
