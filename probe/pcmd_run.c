@@ -13,6 +13,7 @@
  * trusted after it).
  */
 #include "probe/aspect.h"
+#include "base/term.h"
 #include "probe/mgprobe.h"
 #include "probe/stopsig.h"
 #include "probe/rundev.h"
@@ -22,9 +23,9 @@
 #include "base/jsonout.h"
 #include "base/strsim.h"
 #include "sim/version.h"
+#include "base/opts.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -73,7 +74,7 @@ static void run_usage(FILE *f)
             "Ctrl-C stops at the next launch and saves; run again to resume.\n"
             "Exit status: 0 every listed aspect ended ok, undetermined or skipped; 1\n"
             "one ended in error, timeout or was interrupted (the profile is saved and\n"
-            "valid); 2 bad usage, no usable device, or an unusable PROFILE.\n");
+            "valid); 2 bad usage or an unusable PROFILE; 3 no usable device.\n");
 }
 
 enum { OPT_REDO = 256, OPT_MINMS, OPT_REPS, OPT_BUDGET, OPT_QUICK, OPT_MAXFP, OPT_MINFP };
@@ -260,12 +261,12 @@ static int run_aspect(const mgp_aspect *asp, mgp_rundev *rd, mgp_timer *t, cJSON
     a.series = cJSON_AddArrayToObject(curves, "series");
     a.conclusion = cJSON_CreateObject();
     a.notes = cJSON_CreateArray();
-    if (isatty(STDERR_FILENO)) fprintf(stderr, "%s: measuring...\r", asp->name);
+    if (mg_term_progress()) fprintf(stderr, "%s: measuring...\r", asp->name);
     double t0 = mgp_now();
     t->deadline = t0 + o->budget;
     asp->run(&a);
     double secs = mgp_now() - t0;
-    if (isatty(STDERR_FILENO)) fprintf(stderr, "\033[K");
+    if (mg_term_progress()) fprintf(stderr, "\033[K");
     double conf;
     const char *status = mgp_arun_status(&a, &conf);
     cJSON *e = cJSON_CreateObject();
@@ -304,7 +305,7 @@ static int run_all(const run_opt *o, unsigned pi, unsigned di)
 {
     mgp_rundev rd;
     mgp_stop_init();                     /* before OpenCL starts (stopsig.h) */
-    if (mgp_rundev_open(&rd, "run", pi, di)) return MGP_EXIT_BAD;
+    if (mgp_rundev_open(&rd, "run", pi, di)) return MGP_EXIT_NODEV;
     int fresh;
     cJSON *prof = open_profile(o->out, &rd, o, &fresh);
     if (!prof) {
@@ -370,11 +371,11 @@ int mgp_cmd_run(int argc, char **argv)
     o.reps = 5;
     o.budget = 300;
     int rc = parse_aspects(&o, "all");
-    opterr = 0;
-    optind = 0;
     int c;
     double v;
-    while ((c = getopt_long(argc, argv, "+d:a:o:h", run_opts, NULL)) != -1) {
+    mg_opts po;
+    mg_opts_start(&po, "mgprobe", "run", "d:a:o:h", run_opts);
+    while ((c = mg_opts_next(&po, argc, argv)) != -1) {
         switch (c) {
         case 'd': o.devid = optarg; break;
         case 'a': if ((rc = parse_aspects(&o, optarg))) return rc; break;
@@ -399,7 +400,7 @@ int mgp_cmd_run(int argc, char **argv)
             break;
         case 'h': run_usage(stdout); return MGP_EXIT_OK;
         default:
-            return mgp_usage_error("run", "unknown or incomplete option '%s'", argv[optind - 1]);
+            return MGP_EXIT_BAD;
         }
     }
     if (optind < argc) return mgp_usage_error("run", "unexpected argument '%s'", argv[optind]);

@@ -10,12 +10,13 @@
  * --jobs spreads schedules over worker processes (vjobs.c).
  */
 #include "probe/kexec.h"
+#include "base/term.h"
 #include "probe/mgprobe.h"
 #include "probe/vcheck.h"
 #include "probe/vjobs.h"
 #include "probe/vmatrix.h"
+#include "base/opts.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,8 +65,8 @@ static void verify_usage(FILE *f)
             "  -h, --help        print this help\n"
             "\n"
             "Exit status: 0 when no schedule failed (skips allowed), 1 when any failed,\n"
-            "2 on bad usage, a schedule that does not parse (FILE:LINE: why), or no\n"
-            "usable OpenCL device.\n");
+            "2 on bad usage or a schedule that does not parse (FILE:LINE: why), 3 when\n"
+            "there is no usable OpenCL device.\n");
 }
 
 enum { OPT_NO_TRACE = 256 };
@@ -187,7 +188,7 @@ static void task_report(void *ctx, size_t i, int status, const char *text)
  * print results and the summary.  Returns the exit status. */
 static int run_all(vrun *v, int jobs)
 {
-    v->tty = isatty(STDERR_FILENO);
+    v->tty = mg_term_progress();
     v->t0 = now_s();
     if ((size_t)jobs > v->l->n) jobs = (int)v->l->n;
     int rc = 0;
@@ -206,7 +207,7 @@ static int run_all(vrun *v, int jobs)
         task_fini(v);
     }
     if (v->tty) fprintf(stderr, "\r\033[K");
-    if (rc && v->pass + v->fail + v->skip == 0) return MGP_EXIT_BAD;   /* no device */
+    if (rc && v->pass + v->fail + v->skip == 0) return MGP_EXIT_NODEV;   /* no device */
     printf("verify: %zu passed, %zu failed, %zu skipped\n", v->pass, v->fail, v->skip);
     if (rc) return MGP_EXIT_BAD;
     return v->fail ? MGP_EXIT_NO : MGP_EXIT_OK;
@@ -218,10 +219,10 @@ int mgp_cmd_verify(int argc, char **argv)
     int trace = 1;
     long jobs = 1;
     char *end;
-    opterr = 0;
-    optind = 0;
     int c;
-    while ((c = getopt_long(argc, argv, "+d:m:j:h", verify_opts, NULL)) != -1) {
+    mg_opts po;
+    mg_opts_start(&po, "mgprobe", "verify", "d:m:j:h", verify_opts);
+    while ((c = mg_opts_next(&po, argc, argv)) != -1) {
         switch (c) {
         case 'd': devid = optarg; break;
         case 'j':
@@ -234,8 +235,7 @@ int mgp_cmd_verify(int argc, char **argv)
         case OPT_NO_TRACE: trace = 0; break;
         case 'h': verify_usage(stdout); return MGP_EXIT_OK;
         default:
-            return mgp_usage_error("verify", "unknown or incomplete option '%s'",
-                                   argv[optind - 1]);
+            return MGP_EXIT_BAD;
         }
     }
     unsigned pi, di;

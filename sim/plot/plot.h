@@ -126,14 +126,15 @@ char *mg_plot_find_gnuplot(void);
 char *mg_plot_find_scripts(const char *script);
 
 /* Render the job's data with scripts/script into out (.png or .svg,
- * written to a temporary and renamed: nothing at out on failure).
+ * written to a temporary and renamed: nothing at out on failure; "-": a
+ * PNG on stdout, which the caller has checked is not a terminal).
  * gnuplot's own messages go to stderr.  Returns 0, or -1 with a message
  * in d. */
 int mg_plot_render(const mg_plot_job *job, const char *gnuplot, const char *scripts,
                    const char *script, const char *out, mg_diag *d);
 
 /* The terminal for an output name: "png", "svg", or NULL when the
- * extension is neither. */
+ * extension is neither; "-" (stdout) is "png". */
 const char *mg_plot_term(const char *out);
 
 #endif
