@@ -146,6 +146,7 @@ static int plot_draw(const plot_args *a, const char *gnuplot, const char *script
     int rc = -1;
     if (mg_plot_job_init(&job, a->data, d)) goto done;
     job.config = a->cfg;
+    mg_plot_var_input(&job, a->n, a->inputs);
     if (a->kind->prepare(&job, a->n, a->inputs, d) || mg_plot_job_finish(&job, d)) goto done;
     if (a->render && mg_plot_render(&job, gnuplot, scripts, a->kind->script, a->out, d))
         goto done;
