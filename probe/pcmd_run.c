@@ -69,6 +69,7 @@ static void run_usage(FILE *f)
             "      --max-footprint BYTES  no cache or bandwidth sweep past BYTES\n"
             "      --min-footprint BYTES  cache sweeps start at BYTES (default 1 KiB)\n"
             "      --quick           a few points per sweep (tests; not a real profile)\n"
+            "  -q, --quiet           no \"measuring\" line on a terminal\n"
             "  -h, --help            print this help\n"
             "\n"
             "Ctrl-C stops at the next launch and saves; run again to resume.\n"
@@ -90,6 +91,7 @@ static const struct option run_opts[] = {
     {"quick", no_argument, NULL, OPT_QUICK},
     {"max-footprint", required_argument, NULL, OPT_MAXFP},
     {"min-footprint", required_argument, NULL, OPT_MINFP},
+    {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -97,7 +99,7 @@ static const struct option run_opts[] = {
 typedef struct run_opt {
     const char *devid, *out;
     int         want[32];      /* by index in mgp_aspects */
-    int         redo, quick, reps;
+    int         redo, quick, reps, quiet;
     double      min_ms, budget, max_fp, min_fp;
 } run_opt;
 
@@ -261,12 +263,12 @@ static int run_aspect(const mgp_aspect *asp, mgp_rundev *rd, mgp_timer *t, cJSON
     a.series = cJSON_AddArrayToObject(curves, "series");
     a.conclusion = cJSON_CreateObject();
     a.notes = cJSON_CreateArray();
-    if (mg_term_progress()) fprintf(stderr, "%s: measuring...\r", asp->name);
+    if (!o->quiet && mg_term_progress()) fprintf(stderr, "%s: measuring...\r", asp->name);
     double t0 = mgp_now();
     t->deadline = t0 + o->budget;
     asp->run(&a);
     double secs = mgp_now() - t0;
-    if (mg_term_progress()) fprintf(stderr, "\033[K");
+    if (!o->quiet && mg_term_progress()) fprintf(stderr, "\033[K");
     double conf;
     const char *status = mgp_arun_status(&a, &conf);
     cJSON *e = cJSON_CreateObject();
@@ -374,7 +376,7 @@ int mgp_cmd_run(int argc, char **argv)
     int c;
     double v;
     mg_opts po;
-    mg_opts_start(&po, "mgprobe", "run", "d:a:o:h", run_opts);
+    mg_opts_start(&po, "mgprobe", "run", "d:a:o:qh", run_opts);
     while ((c = mg_opts_next(&po, argc, argv)) != -1) {
         switch (c) {
         case 'd': o.devid = optarg; break;
@@ -398,6 +400,7 @@ int mgp_cmd_run(int argc, char **argv)
         case OPT_BUDGET:
             if (number_opt("aspect-budget", optarg, 1, 86400, &o.budget)) return MGP_EXIT_BAD;
             break;
+        case 'q': o.quiet = 1; break;
         case 'h': run_usage(stdout); return MGP_EXIT_OK;
         default:
             return MGP_EXIT_BAD;

@@ -52,7 +52,7 @@ static void verify_usage(FILE *f)
             "    skip: SCHEDULE: REASON      (the device lacks what the kernel needs,\n"
             "                                 e.g. cl_khr_fp16 or image support)\n"
             "then \"verify: N passed, N failed, N skipped\".  Progress goes to stderr when\n"
-            "it is a terminal.\n"
+            "it is a terminal (and TERM is not dumb), unless -q.\n"
             "\n"
             "  -d, --device P:D  the device, numbered as `mgprobe devices` prints it\n"
             "                    (default 0:0, the first device of the first platform)\n"
@@ -60,6 +60,7 @@ static void verify_usage(FILE *f)
             "                    kernels compile on one core each, so N cores go N times\n"
             "                    as fast; the output is the same, in the same order\n"
             "  --no-trace        check results only, not the trace\n"
+            "  -q, --quiet       no progress line\n"
             "  -m, --matrix FILE one schedule per line (OP key=value ...); blank lines and\n"
             "                    '#' comments are ignored\n"
             "  -h, --help        print this help\n"
@@ -76,6 +77,7 @@ static const struct option verify_opts[] = {
     {"no-trace", no_argument, NULL, OPT_NO_TRACE},
     {"matrix", required_argument, NULL, 'm'},
     {"jobs", required_argument, NULL, 'j'},
+    {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -92,7 +94,7 @@ static double now_s(void)
  * the counts (in the parent). */
 typedef struct vrun {
     const mgp_vmatrix *l;
-    int      trace, tty;
+    int      trace, tty, quiet;        /* tty: draw progress; quiet: -q */
     unsigned pi, di;
     mgp_kexec_dev dev;
     size_t   pass, fail, skip;
@@ -188,7 +190,7 @@ static void task_report(void *ctx, size_t i, int status, const char *text)
  * print results and the summary.  Returns the exit status. */
 static int run_all(vrun *v, int jobs)
 {
-    v->tty = mg_term_progress();
+    v->tty = !v->quiet && mg_term_progress();
     v->t0 = now_s();
     if ((size_t)jobs > v->l->n) jobs = (int)v->l->n;
     int rc = 0;
@@ -216,12 +218,12 @@ static int run_all(vrun *v, int jobs)
 int mgp_cmd_verify(int argc, char **argv)
 {
     const char *matrix = NULL, *devid = "0:0";
-    int trace = 1;
+    int trace = 1, quiet = 0;
     long jobs = 1;
     char *end;
     int c;
     mg_opts po;
-    mg_opts_start(&po, "mgprobe", "verify", "d:m:j:h", verify_opts);
+    mg_opts_start(&po, "mgprobe", "verify", "d:m:j:qh", verify_opts);
     while ((c = mg_opts_next(&po, argc, argv)) != -1) {
         switch (c) {
         case 'd': devid = optarg; break;
@@ -233,6 +235,7 @@ int mgp_cmd_verify(int argc, char **argv)
             break;
         case 'm': matrix = optarg; break;
         case OPT_NO_TRACE: trace = 0; break;
+        case 'q': quiet = 1; break;
         case 'h': verify_usage(stdout); return MGP_EXIT_OK;
         default:
             return MGP_EXIT_BAD;
@@ -254,6 +257,7 @@ int mgp_cmd_verify(int argc, char **argv)
         memset(&v, 0, sizeof v);
         v.l = &l;
         v.trace = trace;
+        v.quiet = quiet;
         v.pi = pi;
         v.di = di;
         rc = run_all(&v, (int)jobs);
