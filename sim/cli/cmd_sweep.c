@@ -6,6 +6,7 @@
 #include "sim/cli/cli.h"
 #include "sim/cli/sweep_opts.h"
 #include "sim/search/sweep.h"
+#include "base/afile.h"
 #include "base/jsonout.h"
 #include "base/opts.h"
 
@@ -70,6 +71,7 @@ typedef struct sweep_cli {
     const char *outp;             /* -o RESULTS, or NULL */
     const char *csv;              /* --csv FILE, or NULL */
     const char *convert;          /* the RESULTS operand of --csv FILE RESULTS */
+    int temp;                     /* outp is a temporary for --csv (no -o) */
     int json, restart, timing;
     unsigned long long limit;     /* --limit, 0: none */
 } sweep_cli;
@@ -93,7 +95,7 @@ static int sweep_parse(int argc, char **argv, sweep_cli *w)
     mg_sweep_args *a = &w->a;
     mg_sweep_args_init(a);
     w->outp = w->csv = w->convert = NULL;
-    w->json = w->restart = w->timing = 0;
+    w->json = w->restart = w->timing = w->temp = 0;
     w->limit = 0;
     char *end;
     int c;
@@ -150,6 +152,10 @@ static void sweep_notes(const sweep_cli *w, const mg_sweep_cfg *cfg, const mg_sw
                 sum->ran, sum->wall_s, sum->wall_s > 0 ? (double)sum->ran / sum->wall_s : 0.0,
                 cfg->threads, sum->copied);
     if (!sum->interrupted) return;
+    if (w->temp) {
+        fprintf(stderr, "mgsim: sweep: interrupted (no -o: nothing kept, no CSV)\n");
+        return;
+    }
     if (w->outp && !strcmp(w->outp, "-")) {
         fprintf(stderr, "mgsim: sweep: interrupted; stdout got %" PRIu64 " records\n",
                 sum->written);
@@ -219,13 +225,16 @@ int mg_cmd_sweep(int argc, char **argv)
     mg_diag d;
     mg_diag_init(&d);
     char tmp[4200] = "";
+    int slot = -1;                        /* the temporary, removed on a signal too */
     if (w.csv && !w.outp) {
         if (csv_temp(tmp, sizeof tmp, &d)) {
             mg_diag_print(&d, stderr, "mgsim");
             mg_diag_free(&d);
             return MG_EXIT_BAD;
         }
+        slot = mg_afile_track(tmp, 0);
         w.outp = tmp;
+        w.temp = 1;
     }
     mg_sweep_inputs in;
     memset(&in, 0, sizeof in);
@@ -248,6 +257,7 @@ int mg_cmd_sweep(int argc, char **argv)
         }
     }
     if (*tmp) unlink(tmp);
+    mg_afile_untrack(slot);
     if (rc == MG_EXIT_BAD) mg_diag_print(&d, stderr, "mgsim");
     mg_diag_free(&d);
     mg_sweep_inputs_free(&in);
