@@ -28,6 +28,18 @@ static int unknown(const mg_prog *p, const char *cmd)
     return 2;
 }
 
+/* `PROG help CMD`: CMD's own --help (exit 0), or the unknown-command
+ * message (2). */
+static int help_of(const mg_prog *p, const char *cmd)
+{
+    const mg_subcmd *c = mg_subcmd_find(p->cmds, cmd);
+    if (!c) return unknown(p, cmd);
+    char name[64], help[] = "--help";
+    snprintf(name, sizeof name, "%s", cmd);
+    char *args[] = {name, help, NULL};
+    return c->run(2, args);
+}
+
 int mg_prog_main(const mg_prog *p, int argc, char **argv)
 {
     if (argc < 2) {
@@ -35,6 +47,7 @@ int mg_prog_main(const mg_prog *p, int argc, char **argv)
         return 2;
     }
     const char *cmd = argv[1];
+    if (!strcmp(cmd, "help") && argc >= 3) return help_of(p, argv[2]);
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
         p->usage(stdout);
         return 0;

@@ -28,7 +28,8 @@ const mg_subcmd *mg_subcmd_find(const mg_subcmd *cmds, const char *name);
 void mg_subcmd_list(const mg_subcmd *cmds, FILE *f);
 
 /* main() of a program of subcommands: no argument prints the usage on
- * stderr (exit 2); --help, -h or help prints it on stdout (0); --version
+ * stderr (exit 2); --help, -h or help prints it on stdout (0); help CMD
+ * runs `CMD --help` (an unknown CMD: 2, with a suggestion); --version
  * or -V prints "PROG VERSION" (0); an unknown command is reported with a
  * suggestion (2); otherwise the subcommand's own exit status. */
 int mg_prog_main(const mg_prog *p, int argc, char **argv);

@@ -6,7 +6,7 @@
 # concluded, in the colour of their curve (the key lists them).
 load plotdir.'/common.gp'
 
-set title sprintf('Pointer-chase latency on %s', device) offset 0,1.2
+set title sprintf('Pointer-chase latency on %s: %s', device, input) offset 0,1.2
 set tmargin 5
 set logscale x 2
 set xtics ()

@@ -9,8 +9,8 @@ plotw = 1200
 ploth = 560
 load plotdir.'/common.gp'
 
-if (ng > 0) { set multiplot layout 1,2 title sprintf('Register pressure on %s', device) noenhanced }
-set title (ng > 0 ? 'latency vs registers per item' : sprintf('Register pressure on %s', device))
+if (ng > 0) { set multiplot layout 1,2 title sprintf('Register pressure on %s: %s', device, input) noenhanced }
+set title (ng > 0 ? 'latency vs registers per item' : sprintf('Register pressure on %s: %s', device, input))
 set xlabel 'live float values per item (regpressure regs=)'
 set ylabel 'ns per register update'
 # Keys go under the x labels, at fixed places (key below overlaps them in

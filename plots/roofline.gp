@@ -3,10 +3,11 @@
 # bandwidth x operation intensity, capped by the compute peak; a kernel is
 # drawn once per level it touched, at its intensity there and its achieved
 # GFLOPS, in that level's colour: the point nearest its ceiling shows the
-# level that bounds it.
+# level that bounds it.  A ceiling within 10% of one drawn before it is
+# dashed, so the one under it shows through.
 load plotdir.'/common.gp'
 
-set title sprintf('Hierarchical roofline on %s', device)
+set title sprintf('Hierarchical roofline on %s: %s', device, input) noenhanced
 set logscale xy 10
 set xrange [xmin:xmax]
 set yrange [ymin:ymax]
@@ -15,7 +16,9 @@ set format y '%g'
 set xlabel 'operation intensity (flop/byte of traffic at each memory level)'
 set ylabel 'performance (GFLOPS)'
 set grid mxtics mytics lc rgb '#f0f0f0'
-set key bottom right Left reverse box opaque samplen 2 spacing 1.1 width 1 \
+# the key right of the frame: it never covers a ceiling or a kernel
+set rmargin at screen 0.66
+set key at screen 0.67, graph 1 left top Left reverse box samplen 2 spacing 1.1 width 1 \
     title (many ? 'colour: memory level' : 'colour: memory level, mark: kernel')
 
 # Every kernel as dots when there are too many to mark one by one: a macro,
@@ -24,7 +27,7 @@ allpts = many ? "datadir.'/all.dat' using 1:2:(LC[int($3)]) with points pt 7 ps 
     "lc rgb variable notitle, keyentry with points pt 7 ps 0.6 lc rgb 'black' " . \
     "title sprintf('%d kernels (one point per level)', nk)," : ""
 plot \
-  for [i=1:nlev] datadir.'/ceil.dat' index i-1 using 1:2 with lines lw 2 \
+  for [i=1:nlev] datadir.'/ceil.dat' index i-1 using 1:2 with lines lw 2 dt v('lvdt', i) \
       lc rgb LC[v('lvcol', i)] title sprintf('%s  %.1f GB/s', v('lvname', i), v('lvbw', i)), \
   for [i=1:npeak] datadir.'/peak.dat' index i-1 using 1:2 with lines lw 3 lc rgb 'black' dt i \
       title sprintf('%s peak  %.1f GFLOPS', strlen(v('peakname', i)) ? v('peakname', i) : 'compute', v('peak', i)), \

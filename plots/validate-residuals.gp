@@ -27,7 +27,7 @@ plotw = 380 * cols
 ploth = 290 * rows + 70
 load plotdir.'/common.gp'
 
-set multiplot title sprintf("%s simulated vs measured on %s (%d kernels): predicted / measured by knob\n%s", device, timings_device, n, stats) noenhanced
+set multiplot title sprintf("%s simulated vs measured on %s (%d kernels of %s): predicted / measured by knob\n%s", device, timings_device, n, input, stats) noenhanced
 top = 70.0 / ploth
 rowh = (1 - top) / rows
 set logscale y 2

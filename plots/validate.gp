@@ -5,17 +5,18 @@
 # model's roofline bound.
 load plotdir.'/common.gp'
 
-set title sprintf("%s simulated vs measured on %s (%d kernels)\n%s", device, timings_device, n, stats) noenhanced
+set title sprintf("%s simulated vs measured on %s\n%d kernels of %s\n%s", device, timings_device, n, input, stats) noenhanced
 set logscale xy 10
 set xrange [xmin:xmax]
 set yrange [xmin:xmax]
 set size square
 set format x '%g'
 set format y '%g'
-set xlabel 'measured time (us, median of the repetitions)'
-set ylabel 'predicted time (us)'
+set xlabel 'measured time (µs, median of the repetitions)'
+set ylabel 'predicted time (µs)'
 set grid mxtics mytics lc rgb '#f0f0f0'
-set key top left box opaque samplen 2 spacing 1.1
+# the key right of the square frame, where it covers no point
+set key outside right top Left reverse box samplen 2 spacing 1.1
 set samples 2
 
 plot \

@@ -4,7 +4,8 @@
 # other keys' values; a filled mark where the best kernel differs from the
 # base config's, an open one where it is the same kernel.  With rules (and
 # not --pruned-only) the best kept kernel's time is the dashed line of the
-# same colour.  The grey line is the base config's best.  Earlier lines are
+# same colour; after --pruned-only the best is the best kept, and the
+# labels say so.  The grey line is the base config's best.  Earlier lines are
 # drawn wider, so lines that coincide show as nested bands.
 load datadir.'/meta.gp'
 plotw = (nkeys > 1 ? 600 * nkeys : 900)
@@ -14,18 +15,20 @@ load plotdir.'/common.gp'
 w(name, k, i) = value(sprintf('%s_%d_%d', name, k, i))
 kv(name, k) = value(sprintf('%s_%d', name, k))
 
-set multiplot layout 1,nkeys title sprintf("What-if on %s: %s%s", config, space, \
-    strlen(rules) ? sprintf(' (%s rules%s)', rules, pruned_only ? ', kept candidates only' : '') : '') noenhanced
+set multiplot layout 1,nkeys title sprintf("What-if on %s: %s%s (%s)", config, space, \
+    strlen(rules) ? sprintf(' (%s rules%s)', rules, pruned_only ? ', kept candidates only' : '') : '', \
+    input) noenhanced
 set bmargin at screen 0.32
 set tmargin at screen 0.86
-set ylabel 'best predicted time (µs)'
-set label 99 'filled mark: the best kernel differs from the base config''s; open: the same kernel'. \
+bestwhat = pruned_only ? 'best kept kernel' : 'best kernel'
+set ylabel sprintf('%s: predicted time (µs)', bestwhat)
+set label 99 sprintf('filled mark: the %s differs from the base config''s; open: the same kernel', bestwhat). \
     (haskept ? '; dashed: the best kept kernel' : '') at screen 0.5, screen 0.03 center font ',9'
 set yrange [ymin:ymax]
 set ytics nomirror
 # the base config's line, when it has a best: a macro, since even an empty
 # `for` clause with a title takes a line in the key
-baseline = base > 0 ? "base with lines dt 3 lw 1.5 lc rgb '#777777' title sprintf('base config: %.4g µs', base)," : ""
+baseline = base > 0 ? "base with lines dt 3 lw 1.5 lc rgb '#777777' title sprintf('base config''s %s: %.4g µs', bestwhat, base)," : ""
 do for [k=1:nkeys] {
     lm = (k - 1.0) / nkeys + 0.09 / (nkeys > 1 ? 1 : 1.3)
     rm = (k * 1.0) / nkeys - 0.03

@@ -11,7 +11,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "Usage: mgprobe COMMAND [ARGS...]\n"
-            "       mgprobe COMMAND --help\n"
+            "       mgprobe COMMAND --help   (or: mgprobe help COMMAND)\n"
             "       mgprobe --help | --version\n"
             "\n"
             "mgprobe runs OpenCL microbenchmarks on a real device to measure the\n"
@@ -22,7 +22,7 @@ static void usage(FILE *f)
     fprintf(f,
             "\n"
             "Exit status: 0 success, 1 a negative answer, 2 bad input or usage,\n"
-            "or OpenCL unusable (e.g. no platforms).\n");
+            "3 no usable OpenCL device (no platform, or no device P:D).\n");
 }
 
 /* Entry point: global options, then the subcommand's own exit status. */

@@ -7,14 +7,16 @@
  * returns the process exit status:
  *   0  success
  *   1  a negative answer that is not an error
- *   2  bad input or usage, or OpenCL unusable (message already on stderr)
+ *   2  bad input or usage (message already on stderr)
+ *   3  no usable OpenCL device: no platform, the named P:D does not exist,
+ *      or it cannot be opened (message already on stderr)
  */
 #ifndef MGP_MGPROBE_H
 #define MGP_MGPROBE_H
 
 #include "base/subcmd.h"
 
-enum { MGP_EXIT_OK = 0, MGP_EXIT_NO = 1, MGP_EXIT_BAD = 2 };
+enum { MGP_EXIT_OK = 0, MGP_EXIT_NO = 1, MGP_EXIT_BAD = 2, MGP_EXIT_NODEV = 3 };
 
 typedef mg_subcmd mgp_command;            /* base/subcmd.h */
 

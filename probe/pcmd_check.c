@@ -10,8 +10,8 @@
 #include "sim/analysis/suite.h"
 #include "base/jsonfile.h"
 #include "base/jsonout.h"
+#include "base/opts.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -126,16 +126,15 @@ static int check_one(const char *path, const char *print)
 int mgp_cmd_check(int argc, char **argv)
 {
     const char *print = NULL;
-    opterr = 0;
-    optind = 0;
     int c;
-    while ((c = getopt_long(argc, argv, "+p:h", check_opts, NULL)) != -1) {
+    mg_opts po;
+    mg_opts_start(&po, "mgprobe", "check", "p:h", check_opts);
+    while ((c = mg_opts_next(&po, argc, argv)) != -1) {
         switch (c) {
         case 'p': print = optarg; break;
         case 'h': check_usage(stdout); return MGP_EXIT_OK;
         default:
-            return mgp_usage_error("check", "unknown or incomplete option '%s'",
-                                   argv[optind - 1]);
+            return MGP_EXIT_BAD;
         }
     }
     if (optind >= argc) return mgp_usage_error("check", "no file to check");

@@ -8,9 +8,9 @@
 #include "probe/mgprobe.h"
 #include "base/afile.h"
 #include "base/jsonout.h"
+#include "base/opts.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <string.h>
 
 /* Print the help of `mgprobe devices` to f. */
@@ -32,8 +32,8 @@ static void devices_usage(FILE *f)
             "                   write to FILE (replaced only when complete), not stdout\n"
             "  -h, --help       print this help\n"
             "\n"
-            "Exit status: 0 success; 2 bad usage, no OpenCL platform found, or a\n"
-            "platform whose devices could not be listed (the rest is still printed).\n");
+            "Exit status: 0 success; 2 bad usage, or a platform whose devices could\n"
+            "not be listed (the rest is still printed); 3 no OpenCL platform found.\n");
 }
 
 enum { OPT_JSON = 256 };
@@ -134,7 +134,7 @@ static void print_text(FILE *out, const cJSON *root)
     }
 }
 
-/* Print the "no platform" message with an installation hint; returns 2. */
+/* Print the "no platform" message with an installation hint; returns 3. */
 static int no_platforms(void)
 {
     fprintf(stderr,
@@ -142,7 +142,7 @@ static int no_platforms(void)
             "mgprobe: hint: install an OpenCL driver (Debian: apt-get install pocl-opencl-icd)\n"
             "mgprobe: hint: or register an ICD file in /etc/OpenCL/vendors (or in the\n"
             "mgprobe: hint: directory named by $OCL_ICD_VENDORS, when that is set)\n");
-    return MGP_EXIT_BAD;
+    return MGP_EXIT_NODEV;
 }
 
 /* Write the tree to `path` ("-" or NULL: stdout) as JSON or text, all or
@@ -170,17 +170,16 @@ int mgp_cmd_devices(int argc, char **argv)
 {
     int json = 0;
     const char *out = NULL;
-    opterr = 0;
-    optind = 0;                     /* GNU: full reset, argv[0] is "devices" */
     int c;
-    while ((c = getopt_long(argc, argv, "+o:h", devices_opts, NULL)) != -1) {
+    mg_opts po;
+    mg_opts_start(&po, "mgprobe", "devices", "o:h", devices_opts);
+    while ((c = mg_opts_next(&po, argc, argv)) != -1) {
         switch (c) {
         case OPT_JSON: json = 1; break;
         case 'o': out = optarg; break;
         case 'h': devices_usage(stdout); return MGP_EXIT_OK;
         default:
-            return mgp_usage_error("devices", "unknown or incomplete option '%s'",
-                                   argv[optind - 1]);
+            return MGP_EXIT_BAD;
         }
     }
     if (optind < argc) return mgp_usage_error("devices", "unexpected operand '%s'", argv[optind]);
@@ -195,7 +194,7 @@ int mgp_cmd_devices(int argc, char **argv)
         rc = MGP_EXIT_BAD;
     } else if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(root, "platforms")) == 0) {
         mg_diag_print(&d, stderr, "mgprobe");
-        rc = none ? no_platforms() : MGP_EXIT_BAD;
+        rc = none ? no_platforms() : MGP_EXIT_NODEV;
     } else {
         rc = write_output(root, out, json);
         mg_diag_print(&d, stderr, "mgprobe");

@@ -13,6 +13,7 @@
  * trusted after it).
  */
 #include "probe/aspect.h"
+#include "base/term.h"
 #include "probe/mgprobe.h"
 #include "probe/stopsig.h"
 #include "probe/rundev.h"
@@ -22,9 +23,9 @@
 #include "base/jsonout.h"
 #include "base/strsim.h"
 #include "sim/version.h"
+#include "base/opts.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -68,12 +69,13 @@ static void run_usage(FILE *f)
             "      --max-footprint BYTES  no cache or bandwidth sweep past BYTES\n"
             "      --min-footprint BYTES  cache sweeps start at BYTES (default 1 KiB)\n"
             "      --quick           a few points per sweep (tests; not a real profile)\n"
+            "  -q, --quiet           no \"measuring\" line on a terminal\n"
             "  -h, --help            print this help\n"
             "\n"
             "Ctrl-C stops at the next launch and saves; run again to resume.\n"
             "Exit status: 0 every listed aspect ended ok, undetermined or skipped; 1\n"
             "one ended in error, timeout or was interrupted (the profile is saved and\n"
-            "valid); 2 bad usage, no usable device, or an unusable PROFILE.\n");
+            "valid); 2 bad usage or an unusable PROFILE; 3 no usable device.\n");
 }
 
 enum { OPT_REDO = 256, OPT_MINMS, OPT_REPS, OPT_BUDGET, OPT_QUICK, OPT_MAXFP, OPT_MINFP };
@@ -89,6 +91,7 @@ static const struct option run_opts[] = {
     {"quick", no_argument, NULL, OPT_QUICK},
     {"max-footprint", required_argument, NULL, OPT_MAXFP},
     {"min-footprint", required_argument, NULL, OPT_MINFP},
+    {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -96,7 +99,7 @@ static const struct option run_opts[] = {
 typedef struct run_opt {
     const char *devid, *out;
     int         want[32];      /* by index in mgp_aspects */
-    int         redo, quick, reps;
+    int         redo, quick, reps, quiet;
     double      min_ms, budget, max_fp, min_fp;
 } run_opt;
 
@@ -260,12 +263,12 @@ static int run_aspect(const mgp_aspect *asp, mgp_rundev *rd, mgp_timer *t, cJSON
     a.series = cJSON_AddArrayToObject(curves, "series");
     a.conclusion = cJSON_CreateObject();
     a.notes = cJSON_CreateArray();
-    if (isatty(STDERR_FILENO)) fprintf(stderr, "%s: measuring...\r", asp->name);
+    if (!o->quiet && mg_term_progress()) fprintf(stderr, "%s: measuring...\r", asp->name);
     double t0 = mgp_now();
     t->deadline = t0 + o->budget;
     asp->run(&a);
     double secs = mgp_now() - t0;
-    if (isatty(STDERR_FILENO)) fprintf(stderr, "\033[K");
+    if (!o->quiet && mg_term_progress()) fprintf(stderr, "\033[K");
     double conf;
     const char *status = mgp_arun_status(&a, &conf);
     cJSON *e = cJSON_CreateObject();
@@ -304,7 +307,7 @@ static int run_all(const run_opt *o, unsigned pi, unsigned di)
 {
     mgp_rundev rd;
     mgp_stop_init();                     /* before OpenCL starts (stopsig.h) */
-    if (mgp_rundev_open(&rd, "run", pi, di)) return MGP_EXIT_BAD;
+    if (mgp_rundev_open(&rd, "run", pi, di)) return MGP_EXIT_NODEV;
     int fresh;
     cJSON *prof = open_profile(o->out, &rd, o, &fresh);
     if (!prof) {
@@ -370,11 +373,11 @@ int mgp_cmd_run(int argc, char **argv)
     o.reps = 5;
     o.budget = 300;
     int rc = parse_aspects(&o, "all");
-    opterr = 0;
-    optind = 0;
     int c;
     double v;
-    while ((c = getopt_long(argc, argv, "+d:a:o:h", run_opts, NULL)) != -1) {
+    mg_opts po;
+    mg_opts_start(&po, "mgprobe", "run", "d:a:o:qh", run_opts);
+    while ((c = mg_opts_next(&po, argc, argv)) != -1) {
         switch (c) {
         case 'd': o.devid = optarg; break;
         case 'a': if ((rc = parse_aspects(&o, optarg))) return rc; break;
@@ -397,9 +400,10 @@ int mgp_cmd_run(int argc, char **argv)
         case OPT_BUDGET:
             if (number_opt("aspect-budget", optarg, 1, 86400, &o.budget)) return MGP_EXIT_BAD;
             break;
+        case 'q': o.quiet = 1; break;
         case 'h': run_usage(stdout); return MGP_EXIT_OK;
         default:
-            return mgp_usage_error("run", "unknown or incomplete option '%s'", argv[optind - 1]);
+            return MGP_EXIT_BAD;
         }
     }
     if (optind < argc) return mgp_usage_error("run", "unexpected argument '%s'", argv[optind]);

@@ -23,9 +23,9 @@
 #include "base/hash.h"
 #include "base/jsonout.h"
 #include "sim/version.h"
+#include "base/opts.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -62,8 +62,8 @@ static void time_usage(FILE *f)
             "  -h, --help            print this help\n"
             "\n"
             "Exit status: 0 every kernel was timed or skipped; 1 one was wrong or\n"
-            "failed; 2 bad usage, a bad suite (every problem as FILE: $[i]: why), or\n"
-            "no usable device.\n");
+            "failed; 2 bad usage or a bad suite (every problem as FILE: $[i]: why);\n"
+            "3 no usable device.\n");
 }
 
 enum { OPT_WARMUP = 256, OPT_REPS, OPT_LIST };
@@ -263,7 +263,7 @@ static int time_suite(const char *path, const mg_suite *su, unsigned pi, unsigne
 {
     mgp_rundev rd;
     mgp_stop_init();                     /* before OpenCL starts (stopsig.h) */
-    if (mgp_rundev_open(&rd, "time", pi, di)) return MGP_EXIT_BAD;
+    if (mgp_rundev_open(&rd, "time", pi, di)) return MGP_EXIT_NODEV;
     mgp_stop_catch(&stop_flag);          /* SIGINT, SIGTERM: save and stop */
     static tctx c;                        /* large: off the stack */
     memset(&c, 0, sizeof c);
@@ -312,10 +312,10 @@ int mgp_cmd_time(int argc, char **argv)
     long warmup = 2, reps = 10;
     int list = 0;
     char *end;
-    opterr = 0;
-    optind = 0;
     int c;
-    while ((c = getopt_long(argc, argv, "+s:d:o:h", time_opts, NULL)) != -1) {
+    mg_opts po;
+    mg_opts_start(&po, "mgprobe", "time", "s:d:o:h", time_opts);
+    while ((c = mg_opts_next(&po, argc, argv)) != -1) {
         switch (c) {
         case 's': suite = optarg; break;
         case 'd': devid = optarg; break;
@@ -334,7 +334,7 @@ int mgp_cmd_time(int argc, char **argv)
             break;
         case 'h': time_usage(stdout); return MGP_EXIT_OK;
         default:
-            return mgp_usage_error("time", "unknown or incomplete option '%s'", argv[optind - 1]);
+            return MGP_EXIT_BAD;
         }
     }
     if (optind < argc) return mgp_usage_error("time", "unexpected argument '%s'", argv[optind]);

@@ -18,7 +18,7 @@ typedef struct mgp_rundev {
 } mgp_rundev;
 
 /* Open device "P:D" (cmd names the command in messages).  Returns 0, or
- * -1 after printing why (with an install hint when there is no OpenCL
+ * -1 after printing why (the command exits MGP_EXIT_NODEV) (with an install hint when there is no OpenCL
  * platform at all). */
 int mgp_rundev_open(mgp_rundev *rd, const char *cmd, unsigned pi, unsigned di);
 void mgp_rundev_close(mgp_rundev *rd);

@@ -10,12 +10,13 @@
  * --jobs spreads schedules over worker processes (vjobs.c).
  */
 #include "probe/kexec.h"
+#include "base/term.h"
 #include "probe/mgprobe.h"
 #include "probe/vcheck.h"
 #include "probe/vjobs.h"
 #include "probe/vmatrix.h"
+#include "base/opts.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,7 +52,7 @@ static void verify_usage(FILE *f)
             "    skip: SCHEDULE: REASON      (the device lacks what the kernel needs,\n"
             "                                 e.g. cl_khr_fp16 or image support)\n"
             "then \"verify: N passed, N failed, N skipped\".  Progress goes to stderr when\n"
-            "it is a terminal.\n"
+            "it is a terminal (and TERM is not dumb), unless -q.\n"
             "\n"
             "  -d, --device P:D  the device, numbered as `mgprobe devices` prints it\n"
             "                    (default 0:0, the first device of the first platform)\n"
@@ -59,13 +60,14 @@ static void verify_usage(FILE *f)
             "                    kernels compile on one core each, so N cores go N times\n"
             "                    as fast; the output is the same, in the same order\n"
             "  --no-trace        check results only, not the trace\n"
+            "  -q, --quiet       no progress line\n"
             "  -m, --matrix FILE one schedule per line (OP key=value ...); blank lines and\n"
             "                    '#' comments are ignored\n"
             "  -h, --help        print this help\n"
             "\n"
             "Exit status: 0 when no schedule failed (skips allowed), 1 when any failed,\n"
-            "2 on bad usage, a schedule that does not parse (FILE:LINE: why), or no\n"
-            "usable OpenCL device.\n");
+            "2 on bad usage or a schedule that does not parse (FILE:LINE: why), 3 when\n"
+            "there is no usable OpenCL device.\n");
 }
 
 enum { OPT_NO_TRACE = 256 };
@@ -75,6 +77,7 @@ static const struct option verify_opts[] = {
     {"no-trace", no_argument, NULL, OPT_NO_TRACE},
     {"matrix", required_argument, NULL, 'm'},
     {"jobs", required_argument, NULL, 'j'},
+    {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -91,7 +94,7 @@ static double now_s(void)
  * the counts (in the parent). */
 typedef struct vrun {
     const mgp_vmatrix *l;
-    int      trace, tty;
+    int      trace, tty, quiet;        /* tty: draw progress; quiet: -q */
     unsigned pi, di;
     mgp_kexec_dev dev;
     size_t   pass, fail, skip;
@@ -187,7 +190,7 @@ static void task_report(void *ctx, size_t i, int status, const char *text)
  * print results and the summary.  Returns the exit status. */
 static int run_all(vrun *v, int jobs)
 {
-    v->tty = isatty(STDERR_FILENO);
+    v->tty = !v->quiet && mg_term_progress();
     v->t0 = now_s();
     if ((size_t)jobs > v->l->n) jobs = (int)v->l->n;
     int rc = 0;
@@ -206,7 +209,7 @@ static int run_all(vrun *v, int jobs)
         task_fini(v);
     }
     if (v->tty) fprintf(stderr, "\r\033[K");
-    if (rc && v->pass + v->fail + v->skip == 0) return MGP_EXIT_BAD;   /* no device */
+    if (rc && v->pass + v->fail + v->skip == 0) return MGP_EXIT_NODEV;   /* no device */
     printf("verify: %zu passed, %zu failed, %zu skipped\n", v->pass, v->fail, v->skip);
     if (rc) return MGP_EXIT_BAD;
     return v->fail ? MGP_EXIT_NO : MGP_EXIT_OK;
@@ -215,13 +218,13 @@ static int run_all(vrun *v, int jobs)
 int mgp_cmd_verify(int argc, char **argv)
 {
     const char *matrix = NULL, *devid = "0:0";
-    int trace = 1;
+    int trace = 1, quiet = 0;
     long jobs = 1;
     char *end;
-    opterr = 0;
-    optind = 0;
     int c;
-    while ((c = getopt_long(argc, argv, "+d:m:j:h", verify_opts, NULL)) != -1) {
+    mg_opts po;
+    mg_opts_start(&po, "mgprobe", "verify", "d:m:j:qh", verify_opts);
+    while ((c = mg_opts_next(&po, argc, argv)) != -1) {
         switch (c) {
         case 'd': devid = optarg; break;
         case 'j':
@@ -232,10 +235,10 @@ int mgp_cmd_verify(int argc, char **argv)
             break;
         case 'm': matrix = optarg; break;
         case OPT_NO_TRACE: trace = 0; break;
+        case 'q': quiet = 1; break;
         case 'h': verify_usage(stdout); return MGP_EXIT_OK;
         default:
-            return mgp_usage_error("verify", "unknown or incomplete option '%s'",
-                                   argv[optind - 1]);
+            return MGP_EXIT_BAD;
         }
     }
     unsigned pi, di;
@@ -254,6 +257,7 @@ int mgp_cmd_verify(int argc, char **argv)
         memset(&v, 0, sizeof v);
         v.l = &l;
         v.trace = trace;
+        v.quiet = quiet;
         v.pi = pi;
         v.di = di;
         rc = run_all(&v, (int)jobs);

@@ -10,7 +10,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "Usage: mgsim COMMAND [ARGS...]\n"
-            "       mgsim COMMAND --help\n"
+            "       mgsim COMMAND --help   (or: mgsim help COMMAND)\n"
             "       mgsim --help | --version\n"
             "\n"
             "mgsim is a trace-driven, cycle-approximate simulator and model validator\n"

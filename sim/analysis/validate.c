@@ -4,6 +4,7 @@
  * output does not depend on the thread count), summarize (see validate.h).
  */
 #include "sim/analysis/validate.h"
+#include "base/term.h"
 #include "sim/analysis/stats.h"
 #include "sim/analysis/suite.h"
 #include "traces/gen/gen.h"
@@ -264,7 +265,7 @@ static int simulate_all(mg_validation *v, const mg_device *dev, const mg_schedul
     J.s = s;
     J.o = o;
     J.fatal = calloc(v->n ? v->n : 1, sizeof *J.fatal);
-    J.progress = !o->quiet && isatty(2);
+    J.progress = !o->quiet && mg_term_progress();
     if (!J.fatal || pthread_mutex_init(&J.lock, NULL)) {
         free(J.fatal);
         mg_diag_error(d, "out of memory");

@@ -7,8 +7,8 @@
 #include "sim/calib/calibrate.h"
 #include "sim/cli/cli.h"
 #include "base/jsonout.h"
+#include "base/opts.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,10 +68,10 @@ int mg_cmd_calibrate(int argc, char **argv)
     mg_cal_opts o = {NULL, NULL, NULL, 0.5, 0};
     const char *out = NULL;
     int json = 0;
-    opterr = 0;
-    optind = 0;
     int c;
-    while ((c = getopt_long(argc, argv, "p:b:o:n:m:h", opts, NULL)) != -1) {
+    mg_opts po;
+    mg_opts_start(&po, "mgsim", "calibrate", "p:b:o:n:m:h", opts);
+    while ((c = mg_opts_next(&po, argc, argv)) != -1) {
         switch (c) {
         case 'p': o.profile_path = optarg; break;
         case 'b': o.base_path = optarg; break;
@@ -90,8 +90,7 @@ int mg_cmd_calibrate(int argc, char **argv)
         case OPT_RULES: mg_cal_rules_print(stdout, 1); return MG_EXIT_OK;
         case 'h': calibrate_usage(stdout); return MG_EXIT_OK;
         default:
-            return mg_cli_usage_error("calibrate", "unknown or incomplete option '%s'",
-                                      argv[optind - 1]);
+            return MG_EXIT_BAD;
         }
     }
     if (!o.profile_path) return mg_cli_usage_error("calibrate", "--profile FILE is required");

@@ -8,16 +8,16 @@
 #include "base/afile.h"
 #include "base/jsonout.h"
 #include "base/units.h"
+#include "base/opts.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 static void config_usage(FILE *f)
 {
     fprintf(f,
-            "Usage: mgsim config check [--strict] [--quiet] FILE...\n"
+            "Usage: mgsim config check [--strict] [-q] FILE...\n"
             "       mgsim config show [--text] [-o OUT] FILE\n"
             "       mgsim config diff [--json] A B\n"
             "       mgsim config keys [--json]\n"
@@ -26,7 +26,7 @@ static void config_usage(FILE *f)
             "check  validate device configs against the schema and its cross-field\n"
             "       rules; every problem is reported with the file and JSON path.\n"
             "       --strict  a value without an entry in \"sources\" is an error\n"
-            "       --quiet   print nothing for valid files\n"
+            "       -q, --quiet  print nothing for valid files\n"
             "       exit 0 when all are valid, 2 otherwise\n"
             "show   print the fully resolved config (defaults filled, units\n"
             "       canonical) as JSON, or with --text as a table of key, value,\n"
@@ -62,20 +62,21 @@ typedef struct config_args {
 static int parse_opts(int argc, char **argv, config_args *a)
 {
     memset(a, 0, sizeof *a);
-    opterr = 0;
-    optind = 0;                     /* GNU: full reset, argv[0] is SUB */
     int c;
-    while ((c = getopt_long(argc, argv, "+o:h", config_opts, NULL)) != -1) {
+    char who[48];
+    snprintf(who, sizeof who, "config %s", argv[0]);
+    mg_opts po;
+    mg_opts_start(&po, "mgsim", who, "o:qh", config_opts);
+    while ((c = mg_opts_next(&po, argc, argv)) != -1) {
         switch (c) {
         case OPT_STRICT: a->strict = 1; break;
+        case 'q':
         case OPT_QUIET: a->quiet = 1; break;
         case OPT_TEXT: a->text = 1; break;
         case OPT_JSON: a->json = 1; break;
         case 'o': a->out = optarg; break;
         case 'h': a->help = 1; break;
         default:
-            mg_cli_usage_error("config", "%s: unknown or incomplete option '%s'", argv[0],
-                               argv[optind - 1]);
             return -1;
         }
     }

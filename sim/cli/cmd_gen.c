@@ -7,8 +7,8 @@
 #include "traces/gen/op.h"
 #include "base/jsonfile.h"
 #include "base/jsonout.h"
+#include "base/opts.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,11 +90,11 @@ int mg_cmd_gen(int argc, char **argv)
     const char *out = NULL, *sched_file = NULL;
     int no_trace = 0, source = 0, json = 0, help = 0;
     double max_work = MG_GEN_MAX_WORK_DEFAULT;
-    opterr = 0;
-    optind = 0;
     int c;
     /* Options may come anywhere; key=value words are operands. */
-    while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+    mg_opts po;
+    mg_opts_start(&po, "mgsim", "gen", "o:h", opts);
+    while ((c = mg_opts_next(&po, argc, argv)) != -1) {
         switch (c) {
         case 'o': out = optarg; break;
         case 'n': no_trace = 1; break;
@@ -109,8 +109,7 @@ int mg_cmd_gen(int argc, char **argv)
                                           "(0: no limit), not '%s'", optarg);
             break;
         default:
-            return mg_cli_usage_error("gen", "unknown or incomplete option '%s'",
-                                      argv[optind - 1]);
+            return MG_EXIT_BAD;
         }
     }
     if (sched_file && optind < argc)

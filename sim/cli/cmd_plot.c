@@ -7,10 +7,11 @@
 #include "sim/cli/cli.h"
 #include "sim/plot/plot.h"
 #include "base/strsim.h"
+#include "base/opts.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void plot_usage(FILE *f)
 {
@@ -21,7 +22,8 @@ static void plot_usage(FILE *f)
             "Draws KIND from mgsim's JSON outputs with gnuplot (which must be on PATH)\n"
             "and the gnuplot scripts in plots/ (installed in PREFIX/share/mgsim/plots;\n"
             "$MGSIM_PLOTS overrides).  OUT's extension picks PNG or SVG; the default is\n"
-            "KIND.png.  The image is written to a temporary file and renamed.\n"
+            "KIND.png; -o - writes a PNG to stdout (not a terminal).  The image is\n"
+            "written to a temporary file and renamed.\n"
             "\n"
             "Kinds and their INPUT:\n");
     int w = 0;
@@ -74,18 +76,17 @@ static int plot_parse(int argc, char **argv, plot_args *a)
         {NULL, 0, NULL, 0},
     };
     memset(a, 0, sizeof *a);
-    opterr = 0;
-    optind = 0;
     int c;
-    while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+    mg_opts po;
+    mg_opts_start(&po, "mgsim", "plot", "o:h", opts);
+    while ((c = mg_opts_next(&po, argc, argv)) != -1) {
         switch (c) {
         case 'o': a->out = optarg; break;
         case 'c': a->cfg = optarg; break;
         case 'd': a->data = optarg; break;
         case 'h': plot_usage(stdout); return MG_EXIT_OK;
         default:
-            return mg_cli_usage_error("plot", "unknown or incomplete option '%s'",
-                                      argv[optind - 1]);
+            return MG_EXIT_BAD;
         }
     }
     if (optind >= argc) return mg_cli_usage_error("plot", "expected a KIND and its INPUT");
@@ -106,7 +107,11 @@ static int plot_parse(int argc, char **argv, plot_args *a)
         a->out = a->defout;
     }
     if (a->render && !mg_plot_term(a->out))
-        return mg_cli_usage_error("plot", "%s: unknown image type (use .png or .svg)", a->out);
+        return mg_cli_usage_error("plot", "%s: unknown image type (use .png or .svg, or - for "
+                                  "a PNG on stdout)", a->out);
+    if (a->render && !strcmp(a->out, "-") && isatty(STDOUT_FILENO))
+        return mg_cli_usage_error("plot", "-o -: stdout is a terminal; redirect it to a file "
+                                  "or a pipe for the PNG");
     return -1;
 }
 
@@ -141,10 +146,12 @@ static int plot_draw(const plot_args *a, const char *gnuplot, const char *script
     int rc = -1;
     if (mg_plot_job_init(&job, a->data, d)) goto done;
     job.config = a->cfg;
+    mg_plot_var_input(&job, a->n, a->inputs);
     if (a->kind->prepare(&job, a->n, a->inputs, d) || mg_plot_job_finish(&job, d)) goto done;
     if (a->render && mg_plot_render(&job, gnuplot, scripts, a->kind->script, a->out, d))
         goto done;
-    if (a->render) printf("%s: %s\n", a->out, job.summary);
+    if (a->render && !strcmp(a->out, "-")) ;   /* stdout holds the image */
+    else if (a->render) printf("%s: %s\n", a->out, job.summary);
     else printf("%s: data for %s\n", a->data, job.summary);
     rc = 0;
 done:

@@ -13,25 +13,28 @@
 #include "base/afile.h"
 #include "base/jsonfile.h"
 #include "base/jsonout.h"
+#include "base/opts.h"
+#include "base/term.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static void prune_usage(FILE *f)
 {
     fprintf(f,
             "Usage: mgsim prune --config CFG --space SPACE --rules RULES [--json]\n"
             "                   [--summary] [-o FILE] [--golden G.json [--update-golden]\n"
-            "                   [--results R.jsonl]]\n"
+            "                   [--results R.jsonl]] [-q]\n"
             "\n"
             "Plans every member of SPACE (static features, no simulation) and applies\n"
             "the enabled RULES with CFG's figures: each candidate is kept or pruned\n"
             "with the rules that fired, then a summary (size, kept, reduction, per-rule\n"
             "counts).  --summary prints the summary only; -o writes the report to FILE\n"
-            "atomically; --json prints it as JSON.\n"
+            "atomically; --json prints it as JSON; -q (--quiet) draws no progress\n"
+            "line (it is drawn only on a terminal).\n"
             "\n"
             "--golden G.json       compare every decision with G (recorded by\n"
             "                      --update-golden): exit 1 with a diff when any\n"
@@ -56,7 +59,31 @@ typedef struct pctx {
     uint64_t kept, fired[MG_RULE_COUNT], only[MG_RULE_COUNT];
     mg_diag *d;
     int failed;
+    int progress;              /* draw the count on stderr */
+    uint64_t seen;             /* candidates planned so far */
+    double t0, last;           /* start, last drawn (seconds) */
 } pctx;
+
+/* Seconds on a monotonic clock. */
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* The progress line, at most every 0.25 s (final: now, then erased). */
+static void prune_progress(pctx *x, int final)
+{
+    double t = now_s();
+    if (!final && t - x->last < 0.25) return;
+    x->last = t;
+    double el = t - x->t0;
+    fprintf(stderr, "\rprune: %" PRIu64 " candidates planned, %" PRIu64 " kept  %.1f "
+            "candidates/s\033[K", x->seen, x->kept, el > 0 ? (double)x->seen / el : 0.0);
+    if (final) fputs("\r\033[K", stderr);
+    fflush(stderr);
+}
 
 static int prune_one(void *p, const mg_space_cand *c)
 {
@@ -65,6 +92,8 @@ static int prune_one(void *p, const mg_space_cand *c)
     if (mg_gen_plan(&g, &c->s, x->d)) { x->failed = 1; return 1; }
     unsigned m = mg_rules_eval(x->rules, x->dev, &c->s, &g.k);
     x->kept += m == 0;
+    x->seen++;
+    if (x->progress) prune_progress(x, 0);
     for (int i = 0; i < MG_RULE_COUNT; i++)
         if (m & (1u << i)) {
             x->fired[i]++;
@@ -210,7 +239,7 @@ static cJSON *summary_json(const mg_space *sp, const mg_space_stats *st, const m
 
 typedef struct prune_args {
     const char *cfg, *space, *rules, *outp, *golden, *results;
-    int json, summary, update;
+    int json, summary, update, quiet;
 } prune_args;
 
 /* Parse prune's options into a.  Returns -1 when the command should go
@@ -222,14 +251,14 @@ static int prune_parse(int argc, char **argv, prune_args *a)
         {"rules", required_argument, NULL, 'r'},  {"json", no_argument, NULL, 'j'},
         {"summary", no_argument, NULL, 'S'},      {"output", required_argument, NULL, 'o'},
         {"golden", required_argument, NULL, 'g'}, {"update-golden", no_argument, NULL, 'u'},
-        {"results", required_argument, NULL, 'R'},
+        {"results", required_argument, NULL, 'R'}, {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
     };
     memset(a, 0, sizeof *a);
-    opterr = 0;
-    optind = 0;
     int c;
-    while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+    mg_opts po;
+    mg_opts_start(&po, "mgsim", "prune", "o:qh", opts);
+    while ((c = mg_opts_next(&po, argc, argv)) != -1) {
         switch (c) {
         case 'c': a->cfg = optarg; break;
         case 's': a->space = optarg; break;
@@ -240,10 +269,10 @@ static int prune_parse(int argc, char **argv, prune_args *a)
         case 'g': a->golden = optarg; break;
         case 'u': a->update = 1; break;
         case 'R': a->results = optarg; break;
+        case 'q': a->quiet = 1; break;
         case 'h': prune_usage(stdout); return MG_EXIT_OK;
         default:
-            return mg_cli_usage_error("prune", "unknown or incomplete option '%s'",
-                                      argv[optind - 1]);
+            return MG_EXIT_BAD;
         }
     }
     if (optind < argc) return mg_cli_usage_error("prune", "unexpected operand '%s'", argv[optind]);
@@ -297,8 +326,11 @@ static int prune_report(const prune_args *a, prune_state *ps, mg_diag *d)
               .out = (!a->json && !a->summary) ? f : NULL,
               .arr = (a->json && !a->summary) ? cJSON_CreateArray() : NULL,
               .rec = a->golden ? &ps->cur : NULL,
-              .d = d};
+              .d = d,
+              .progress = !a->quiet && mg_term_progress()};
+    x.t0 = x.last = now_s();
     mg_space_enumerate(ps->sp, prune_one, &x, ps->st);
+    if (x.progress) prune_progress(&x, 1);
     if (x.failed || (a->results && ps->rsize != ps->st->size)) {
         if (a->results && ps->rsize != ps->st->size)
             mg_diag_error(d, "%s: a sweep of %" PRIu64 " members, the space has %" PRIu64

@@ -10,9 +10,9 @@
 #include "base/afile.h"
 #include "base/jsonout.h"
 #include "base/progress.h"
+#include "base/opts.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -158,10 +158,10 @@ static int run_parse(int argc, char **argv, run_args *a)
         {NULL, 0, NULL, 0},
     };
     *a = (run_args){.out = "-", .sample = MG_SAMPLE_OFF, .max_work = MG_GEN_MAX_WORK_DEFAULT};
-    opterr = 0;
-    optind = 0;
     int c;
-    while ((c = getopt_long(argc, argv, "c:t:o:h", opts, NULL)) != -1) {
+    mg_opts po;
+    mg_opts_start(&po, "mgsim", "run", "c:t:o:h", opts);
+    while ((c = mg_opts_next(&po, argc, argv)) != -1) {
         switch (c) {
         case 'c': a->cfg = optarg; break;
         case 't': a->trace = optarg; break;
@@ -179,8 +179,7 @@ static int run_parse(int argc, char **argv, run_args *a)
                                           "(0: no limit), not '%s'", optarg);
             break;
         default:
-            return mg_cli_usage_error("run", "unknown or incomplete option '%s'",
-                                      argv[optind - 1]);
+            return MG_EXIT_BAD;
         }
     }
     if (!a->cfg) return mg_cli_usage_error("run", "--config CFG is required");

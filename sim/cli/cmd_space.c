@@ -5,8 +5,8 @@
 #include "sim/cli/cli.h"
 #include "sim/search/space.h"
 #include "base/jsonout.h"
+#include "base/opts.h"
 
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,10 +50,10 @@ int mg_cmd_space(int argc, char **argv)
     };
     int json = 0;
     uint64_t limit = 0;
-    opterr = 0;
-    optind = 0;
     int c;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    mg_opts po;
+    mg_opts_start(&po, "mgsim", "space", "h", opts);
+    while ((c = mg_opts_next(&po, argc, argv)) != -1) {
         switch (c) {
         case 'j': json = 1; break;
         case 'n': {
@@ -67,8 +67,7 @@ int mg_cmd_space(int argc, char **argv)
         }
         case 'h': space_usage(stdout); return MG_EXIT_OK;
         default:
-            return mg_cli_usage_error("space", "unknown or incomplete option '%s'",
-                                      argv[optind - 1]);
+            return MG_EXIT_BAD;
         }
     }
     if (argc - optind != 2)

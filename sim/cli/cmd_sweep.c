@@ -6,9 +6,11 @@
 #include "sim/cli/cli.h"
 #include "sim/cli/sweep_opts.h"
 #include "sim/search/sweep.h"
+#include "base/afile.h"
 #include "base/jsonout.h"
+#include "base/opts.h"
 
-#include <getopt.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,8 +21,9 @@ static void sweep_usage(FILE *f)
     fprintf(f,
             "Usage: mgsim sweep --config CFG --space SPACE [--rules RULES] [--pruned-only]\n"
             "                   [-j N] [--sample auto|off|N] [-o RESULTS.jsonl [--restart]]\n"
-            "                   [--cutoff F | --limit N] [--max-work N] [--json]\n"
-            "                   [--no-progress] [--time]\n"
+            "                   [--cutoff F | --limit N] [--max-work N] [--json] [-q]\n"
+            "                   [--time] [--csv FILE]\n"
+            "       mgsim sweep --csv FILE RESULTS.jsonl\n"
             "\n"
             "Simulates every member of SPACE on CFG (with --pruned-only, only those the\n"
             "RULES keep; with RULES every record says kept or pruned and which rules\n"
@@ -35,7 +38,9 @@ static void sweep_usage(FILE *f)
             "                      rerun with the same command resumes from the file:\n"
             "                      complete records are kept, a torn last line is cut,\n"
             "                      only the missing candidates are simulated.  A file\n"
-            "                      from another sweep is refused (exit 2) unless --restart\n"
+            "                      from another sweep is refused (exit 2) unless --restart.\n"
+            "                      -o - writes the records to stdout (nothing resumed)\n"
+            "                      and the summary to stderr\n"
             "--sample auto|off|N   sampled simulation (default auto; off: every work group)\n"
             "-j N                  threads; the output does not depend on N\n"
             "--cutoff F            (with --rules) simulate the kept candidates first,\n"
@@ -48,8 +53,13 @@ static void sweep_usage(FILE *f)
             "                      (default 1e9, as `mgsim run`; 0: no limit)\n"
             "--limit N             simulate at most N more candidates, then stop (the\n"
             "                      summary covers those; rerun to go on)\n"
+            "--csv FILE            also write the records as CSV to FILE (- : stdout,\n"
+            "                      the summary then goes to stderr): one row per\n"
+            "                      candidate, one column per schedule knob, then the\n"
+            "                      record's fields (seconds, gflops, kept, fired, ...)\n"
+            "--csv FILE RESULTS    only convert the results file RESULTS to CSV\n"
             "--json                the summary as JSON\n"
-            "--no-progress         no progress line (it is drawn only on a terminal)\n"
+            "-q, --quiet           no progress line (it is drawn only on a terminal)\n"
             "--time                print the elapsed time and candidates/s on stderr\n"
             "\n"
             "Example:\n"
@@ -62,6 +72,9 @@ static void sweep_usage(FILE *f)
 typedef struct sweep_cli {
     mg_sweep_args a;              /* the options it shares with whatif */
     const char *outp;             /* -o RESULTS, or NULL */
+    const char *csv;              /* --csv FILE, or NULL */
+    const char *convert;          /* the RESULTS operand of --csv FILE RESULTS */
+    int temp;                     /* outp is a temporary for --csv (no -o) */
     int json, restart, timing;
     unsigned long long limit;     /* --limit, 0: none */
 } sweep_cli;
@@ -75,24 +88,27 @@ static int sweep_parse(int argc, char **argv, sweep_cli *w)
         {"rules", required_argument, NULL, 'r'},    {"pruned-only", no_argument, NULL, 'P'},
         {"jobs", required_argument, NULL, 'j'},     {"sample", required_argument, NULL, 'S'},
         {"output", required_argument, NULL, 'o'},   {"restart", no_argument, NULL, 'R'},
-        {"json", no_argument, NULL, 'J'},           {"no-progress", no_argument, NULL, 'N'},
+        {"json", no_argument, NULL, 'J'},           {"quiet", no_argument, NULL, 'q'},
         {"time", no_argument, NULL, 'T'},           {"help", no_argument, NULL, 'h'},
         {"limit", required_argument, NULL, 'L'},    {"cutoff", required_argument, NULL, 'X'},
         {"max-work", required_argument, NULL, 'W'},
+        {"csv", required_argument, NULL, 'C'},
+        {"no-progress", no_argument, NULL, 'N'},   /* hidden: the old spelling of -q */
         {NULL, 0, NULL, 0},
     };
     mg_sweep_args *a = &w->a;
     mg_sweep_args_init(a);
-    w->outp = NULL;
-    w->json = w->restart = w->timing = 0;
+    w->outp = w->csv = w->convert = NULL;
+    w->json = w->restart = w->timing = w->temp = 0;
     w->limit = 0;
     char *end;
-    opterr = 0;
-    optind = 0;
     int c;
-    while ((c = getopt_long(argc, argv, "j:o:h", opts, NULL)) != -1) {
+    mg_opts po;
+    mg_opts_start(&po, "mgsim", "sweep", "j:o:qh", opts);
+    while ((c = mg_opts_next(&po, argc, argv)) != -1) {
         if (c == 'o') w->outp = optarg;
         else if (c == 'R') w->restart = 1;
+        else if (c == 'C') w->csv = optarg;
         else if (c == 'J') w->json = 1;
         else if (c == 'T') w->timing = 1;
         else if (c == 'L') {
@@ -102,18 +118,28 @@ static int sweep_parse(int argc, char **argv, sweep_cli *w)
                                           optarg);
         }
         else if (c == 'h') { sweep_usage(stdout); return MG_EXIT_OK; }
-        else if (mg_sweep_args_opt(a, "sweep", c, optarg, argv[optind - 1]))
+        else if (mg_sweep_args_opt(a, "sweep", c, optarg))
             return MG_EXIT_BAD;
     }
-    if (optind < argc) return mg_cli_usage_error("sweep", "unexpected operand '%s'", argv[optind]);
+    if (w->csv && optind == argc - 1 && !a->cfg && !a->space && !w->outp) {
+        w->convert = argv[optind];
+        return -1;
+    }
+    if (optind < argc)
+        return mg_cli_usage_error("sweep", "unexpected operand '%s'%s", argv[optind],
+                                  w->csv ? " (--csv FILE RESULTS converts RESULTS alone: no "
+                                  "--config, --space or -o)" : "");
     if (!a->cfg || !a->space)
         return mg_cli_usage_error("sweep", "--config and --space are required");
     if (mg_sweep_args_check(a, "sweep")) return MG_EXIT_BAD;
     if (a->cutoff > 0 && w->limit)
         return mg_cli_usage_error("sweep", "--cutoff and --limit do not combine (the bar needs "
                                   "every kept candidate first)");
-    if (w->restart && !w->outp)
-        return mg_cli_usage_error("sweep", "--restart needs -o RESULTS");
+    if (w->csv && w->outp && !strcmp(w->outp, "-"))
+        return mg_cli_usage_error("sweep", "--csv: the records went to stdout (-o -); give "
+                                  "-o a file");
+    if (w->restart && (!w->outp || !strcmp(w->outp, "-")))
+        return mg_cli_usage_error("sweep", "--restart needs -o RESULTS (a file)");
     return -1;
 }
 
@@ -130,6 +156,15 @@ static void sweep_notes(const sweep_cli *w, const mg_sweep_cfg *cfg, const mg_sw
                 sum->ran, sum->wall_s, sum->wall_s > 0 ? (double)sum->ran / sum->wall_s : 0.0,
                 cfg->threads, sum->copied);
     if (!sum->interrupted) return;
+    if (w->temp) {
+        fprintf(stderr, "mgsim: sweep: interrupted (no -o: nothing kept, no CSV)\n");
+        return;
+    }
+    if (w->outp && !strcmp(w->outp, "-")) {
+        fprintf(stderr, "mgsim: sweep: interrupted; stdout got %" PRIu64 " records\n",
+                sum->written);
+        return;
+    }
     uint64_t held = sum->ran - sum->written;   /* --cutoff's first phase: not on file */
     if (w->outp && held)
         fprintf(stderr, "mgsim: sweep: interrupted; %s holds %" PRIu64 " records (the %"
@@ -143,17 +178,46 @@ static void sweep_notes(const sweep_cli *w, const mg_sweep_cfg *cfg, const mg_sw
         fprintf(stderr, "mgsim: sweep: interrupted (no -o: nothing kept)\n");
 }
 
-/* Print the summary (text or JSON) on stdout.  The exit status. */
+/* Print the summary (text or JSON) on stdout, or on stderr when the
+ * records went to stdout (-o - or --csv -).  The exit status. */
 static int sweep_report(const sweep_cli *w, const mg_sweep_sum *sum)
 {
+    int taken = (w->outp && !strcmp(w->outp, "-")) || (w->csv && !strcmp(w->csv, "-"));
+    FILE *f = taken ? stderr : stdout;
     if (w->json) {
         cJSON *j = mg_sweep_sum_json(sum);
-        mg_json_write(stdout, j);
+        mg_json_write(f, j);
         cJSON_Delete(j);
     } else {
-        mg_sweep_sum_print(sum, stdout);
+        mg_sweep_sum_print(sum, f);
     }
-    return fflush(stdout) ? MG_EXIT_BAD : MG_EXIT_OK;
+    return fflush(f) ? MG_EXIT_BAD : MG_EXIT_OK;
+}
+
+/* --csv without -o: the records go to a temporary results file (its name
+ * into buf), removed after the conversion.  0, or -1 with the problem in d. */
+static int csv_temp(char *buf, size_t len, mg_diag *d)
+{
+    const char *dir = getenv("TMPDIR");
+    snprintf(buf, len, "%s/mgsim-sweep-XXXXXX", dir && *dir ? dir : "/tmp");
+    int fd = mkstemp(buf);
+    if (fd < 0) {
+        mg_diag_error(d, "%s: cannot create: %s", buf, strerror(errno));
+        return -1;
+    }
+    close(fd);
+    return 0;
+}
+
+/* --csv FILE RESULTS: convert only.  The exit status. */
+static int sweep_convert(const sweep_cli *w)
+{
+    mg_diag d;
+    mg_diag_init(&d);
+    int rc = mg_sweep_csv(w->convert, w->csv, &d) ? MG_EXIT_BAD : MG_EXIT_OK;
+    mg_diag_print(&d, stderr, "mgsim");
+    mg_diag_free(&d);
+    return rc;
 }
 
 int mg_cmd_sweep(int argc, char **argv)
@@ -161,8 +225,21 @@ int mg_cmd_sweep(int argc, char **argv)
     sweep_cli w;
     int rc = sweep_parse(argc, argv, &w);
     if (rc >= 0) return rc;
+    if (w.convert) return sweep_convert(&w);
     mg_diag d;
     mg_diag_init(&d);
+    char tmp[4200] = "";
+    int slot = -1;                        /* the temporary, removed on a signal too */
+    if (w.csv && !w.outp) {
+        if (csv_temp(tmp, sizeof tmp, &d)) {
+            mg_diag_print(&d, stderr, "mgsim");
+            mg_diag_free(&d);
+            return MG_EXIT_BAD;
+        }
+        slot = mg_afile_track(tmp, 0);
+        w.outp = tmp;
+        w.temp = 1;
+    }
     mg_sweep_inputs in;
     memset(&in, 0, sizeof in);
     mg_sweep_sum *sum = calloc(1, sizeof *sum);
@@ -178,9 +255,13 @@ int mg_cmd_sweep(int argc, char **argv)
         mg_cli_release_stop();
         if (!run) {
             sweep_notes(&w, &cfg, sum);
-            rc = sum->interrupted ? MG_EXIT_INTERRUPTED : sweep_report(&w, sum);
+            rc = sum->interrupted ? MG_EXIT_INTERRUPTED : MG_EXIT_OK;
+            if (rc == MG_EXIT_OK && w.csv && mg_sweep_csv(w.outp, w.csv, &d)) rc = MG_EXIT_BAD;
+            if (rc == MG_EXIT_OK) rc = sweep_report(&w, sum);
         }
     }
+    if (*tmp) unlink(tmp);
+    mg_afile_untrack(slot);
     if (rc == MG_EXIT_BAD) mg_diag_print(&d, stderr, "mgsim");
     mg_diag_free(&d);
     mg_sweep_inputs_free(&in);

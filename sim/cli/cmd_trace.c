@@ -6,8 +6,8 @@
 #include "traces/trace.h"
 #include "traces/trace_stats.h"
 #include "base/jsonout.h"
+#include "base/opts.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,11 +69,13 @@ static int parse_opts(int argc, char **argv, trace_args *a)
     memset(a, 0, sizeof *a);
     a->line = 64;
     a->tile_w = a->tile_h = 4;
-    opterr = 0;
-    optind = 0;
     int c;
     unsigned long long v, w, h;
-    while ((c = getopt_long(argc, argv, "+h", trace_opts, NULL)) != -1) {
+    char who[48];
+    snprintf(who, sizeof who, "trace %s", argv[0]);
+    mg_opts po;
+    mg_opts_start(&po, "mgsim", who, "h", trace_opts);
+    while ((c = mg_opts_next(&po, argc, argv)) != -1) {
         switch (c) {
         case OPT_LIMIT:
             if (parse_uint(optarg, 1, ~0ull, &v)) {
@@ -108,8 +110,6 @@ static int parse_opts(int argc, char **argv, trace_args *a)
         case OPT_JSON: a->json = 1; break;
         case 'h': a->help = 1; break;
         default:
-            mg_cli_usage_error("trace", "%s: unknown or incomplete option '%s'", argv[0],
-                               argv[optind - 1]);
             return -1;
         }
     }

@@ -12,11 +12,13 @@
 #include "traces/gen/gen.h"
 #include "base/afile.h"
 #include "base/jsonout.h"
+#include "base/csv.h"
+#include "base/opts.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void validate_usage(FILE *f)
 {
@@ -25,7 +27,8 @@ static void validate_usage(FILE *f)
             "                      [--json-file FILE] [--plot OUT.png|OUT.svg]\n"
             "                      [--plot-residuals OUT.png|OUT.svg] [-j N]\n"
             "                      [--regs estimate|compiler] [--sample off|auto|N]\n"
-            "                      [--compare OTHER.json [--compare-file FILE]] [--max-work N]\n"
+            "                      [--compare OTHER.json [--compare-file FILE]] [--csv FILE]\n"
+            "                      [--max-work N] [-q]\n"
             "\n"
             "Regenerates every kernel timed ok in T.json (written by `mgprobe time`;\n"
             "the schedule words are in it) and simulates it on CFG, then reports per\n"
@@ -60,6 +63,14 @@ static void validate_usage(FILE *f)
             "                    config on the same timings: per group both configs'\n"
             "                    tau, regret and MAPE, the difference and the better one\n"
             "  --compare-file F  also write that comparison alone (text) to F\n"
+            "  --csv FILE        also write one row per kernel as CSV to FILE: the\n"
+            "                    schedule's knobs as columns, then measured_ns,\n"
+            "                    predicted_ns, error (predicted / measured - 1), ...\n"
+            "  -q, --quiet       no progress line (it is drawn only on a terminal)\n"
+            "\n"
+            "One output at most may be - (stdout; an image there: PNG, not on a\n"
+            "terminal).  The report goes to stdout unless -o is given or another\n"
+            "output is - (e.g. --csv - prints the CSV alone).\n"
             "\n"
             "Exit status: 0, or 2 for bad input (unreadable files, a wrong schema,\n"
             "schedule words the generator rejects).\n"
@@ -121,9 +132,40 @@ static int parse_sample(const char *s, int *out)
 typedef struct validate_args {
     const char *cfg, *timings, *out, *jfile, *png;   /* out "-": stdout */
     const char *rpng, *other, *cfile;                /* --plot-residuals, --compare(-file) */
+    const char *csv;                                 /* --csv FILE */
     int json;
     mg_validate_opts vo;
 } validate_args;
+
+/* Is path "-" (stdout)? */
+static int is_stdout(const char *path)
+{
+    return path && !strcmp(path, "-");
+}
+
+/* At most one output on stdout: with none named -o, the report gives way
+ * to another output that is - (a->out NULL: not written); an image there
+ * must not go to a terminal.  Returns -1 to go on, or 2 after a usage
+ * error. */
+static int check_stdout(validate_args *a, int out_given)
+{
+    static const char *const names[] = {"-o", "--json-file", "--plot", "--plot-residuals",
+                                        "--compare-file", "--csv"};
+    const char *vals[] = {out_given ? a->out : NULL, a->jfile, a->png, a->rpng, a->cfile, a->csv};
+    int first = -1;
+    for (int i = 0; i < 6; i++) {
+        if (!vals[i] || strcmp(vals[i], "-")) continue;
+        if (first >= 0)
+            return mg_cli_usage_error("validate", "%s - and %s -: only one output can go to "
+                                      "stdout", names[first], names[i]);
+        first = i;
+    }
+    if ((is_stdout(a->png) || is_stdout(a->rpng)) && isatty(STDOUT_FILENO))
+        return mg_cli_usage_error("validate", "an image on stdout (-): stdout is a terminal; "
+                                  "redirect it to a file or a pipe");
+    if (first > 0 && !out_given) a->out = NULL;
+    return -1;
+}
 
 /* Parse -j N (1..256) into *jobs.  0, or the usage error's exit status. */
 static int parse_jobs(const char *s, int *jobs)
@@ -149,25 +191,28 @@ static int validate_parse(int argc, char **argv, validate_args *a)
         {"plot-residuals", required_argument, NULL, 'R'},
         {"compare", required_argument, NULL, 'C'},   {"compare-file", required_argument, NULL, 'G'},
         {"max-work", required_argument, NULL, 'W'},
+        {"quiet", no_argument, NULL, 'q'},          {"csv", required_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
     };
     *a = (validate_args){.out = "-",
                          .vo = {.regs = MG_VREGS_ESTIMATE, .sample = MG_SAMPLE_OFF, .jobs = 1,
                                 .max_work = MG_GEN_MAX_WORK_DEFAULT}};
-    opterr = 0;
-    optind = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, "c:t:o:j:h", opts, NULL)) != -1) {
+    int c, out_given = 0;
+    mg_opts po;
+    mg_opts_start(&po, "mgsim", "validate", "c:t:o:j:qh", opts);
+    while ((c = mg_opts_next(&po, argc, argv)) != -1) {
         switch (c) {
         case 'c': a->cfg = optarg; break;
         case 't': a->timings = optarg; break;
         case 'J': a->json = 1; break;
-        case 'o': a->out = optarg; break;
+        case 'o': a->out = optarg, out_given = 1; break;
         case 'F': a->jfile = optarg; break;
         case 'p': a->png = optarg; break;
         case 'R': a->rpng = optarg; break;
         case 'C': a->other = optarg; break;
         case 'G': a->cfile = optarg; break;
+        case 'q': a->vo.quiet = 1; break;
+        case 'V': a->csv = optarg; break;
         case 'j':
             if (parse_jobs(optarg, &a->vo.jobs)) return MG_EXIT_BAD;
             break;
@@ -189,8 +234,7 @@ static int validate_parse(int argc, char **argv, validate_args *a)
             break;
         case 'h': validate_usage(stdout); return MG_EXIT_OK;
         default:
-            return mg_cli_usage_error("validate", "unknown or incomplete option '%s'",
-                                      argv[optind - 1]);
+            return MG_EXIT_BAD;
         }
     }
     if (!a->cfg) return mg_cli_usage_error("validate", "--config CFG is required");
@@ -205,7 +249,7 @@ static int validate_parse(int argc, char **argv, validate_args *a)
                                   ".png or .svg)", a->rpng);
     if (a->cfile && !a->other)
         return mg_cli_usage_error("validate", "--compare-file needs --compare OTHER.json");
-    return -1;
+    return check_stdout(a, out_given);
 }
 
 /* Write print(v) to path ("-": stdout) atomically.  0, or -1 with a
@@ -236,6 +280,9 @@ static int validate_write(const validate_args *a, const cJSON *j, const mg_valid
     if (a->png && plot(j, "validate", "--plot", a->png, d)) return -1;
     if (a->rpng && plot(j, "validate-residuals", "--plot-residuals", a->rpng, d)) return -1;
     if (a->cfile && write_text(a->cfile, v, mg_validate_print_compare, d)) return -1;
+    if (a->csv && mg_csv_save_rows(cJSON_GetObjectItemCaseSensitive(j, "kernels"), a->csv, d))
+        return -1;
+    if (!a->out) return 0;                  /* another output has stdout */
     if (a->json) return mg_json_save(a->out, j, d);
     return write_text(a->out, v, mg_validate_print_text, d);
 }

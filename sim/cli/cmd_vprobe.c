@@ -4,11 +4,12 @@
  * virtual profile in the probe's schema, and a summary table.
  */
 #include "sim/cli/cli.h"
+#include "base/term.h"
 #include "sim/config/device.h"
 #include "base/jsonout.h"
 #include "sim/vprobe/vprobe.h"
+#include "base/opts.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -28,7 +29,8 @@ static void vprobe_usage(FILE *f)
             "\n"
             "  -c, --config CFG     the device config (required)\n"
             "  -o, --output FILE    write the profile to FILE and its curves to\n"
-            "                       FILE less .json plus .curves/ (NAME.json each)\n"
+            "                       FILE less .json plus .curves/ (NAME.json each);\n"
+            "                       not - (a folder cannot go to stdout: use --json)\n"
             "  -a, --aspects LIST   comma-separated aspects (default: all): warp,\n"
             "                       flops, alu, regs, cache_buffer, cache_image,\n"
             "                       bw_buffer, bw_image, bw_local, bw_constant, dram,\n"
@@ -92,10 +94,10 @@ int mg_cmd_vprobe(int argc, char **argv)
     };
     const char *cfg = NULL, *out = NULL, *aspects = NULL;
     int json = 0, quiet = 0, archprobe = 0;
-    opterr = 0;
-    optind = 0;
     int c;
-    while ((c = getopt_long(argc, argv, "c:o:a:qh", opts, NULL)) != -1) {
+    mg_opts po;
+    mg_opts_start(&po, "mgsim", "vprobe", "c:o:a:qh", opts);
+    while ((c = mg_opts_next(&po, argc, argv)) != -1) {
         switch (c) {
         case 'c': cfg = optarg; break;
         case 'o': out = optarg; break;
@@ -110,12 +112,15 @@ int mg_cmd_vprobe(int argc, char **argv)
         case 'q': quiet = 1; break;
         case 'h': vprobe_usage(stdout); return MG_EXIT_OK;
         default:
-            return mg_cli_usage_error("vprobe", "unknown or incomplete option '%s'",
-                                      argv[optind - 1]);
+            return MG_EXIT_BAD;
         }
     }
     if (!cfg) return mg_cli_usage_error("vprobe", "--config CFG is required");
     if (optind < argc) return mg_cli_usage_error("vprobe", "unexpected argument '%s'", argv[optind]);
+    if (out && !strcmp(out, "-"))
+        return mg_cli_usage_error("vprobe", "-o -: the profile comes with a folder of curves, "
+                                  "so it needs a file name (--json prints the profile alone "
+                                  "on stdout)");
     mg_diag d;
     mg_diag_init(&d);
     int rc = MG_EXIT_BAD;
@@ -127,7 +132,7 @@ int mg_cmd_vprobe(int argc, char **argv)
     char cdir[4200];
     mg_vprobe_curves_dir(out ? out : "vprofile.json", cdir, sizeof cdir);
     const char *base = strrchr(cdir, '/');
-    mg_vprobe_opts o = {aspects, !quiet && isatty(STDERR_FILENO), cfg, archprobe};
+    mg_vprobe_opts o = {aspects, !quiet && mg_term_progress(), cfg, archprobe};
     if (mg_vprobe_run(dev, &o, base ? base + 1 : cdir, &prof, &curves, &d)) goto done;
     if (out && mg_vprobe_save(out, prof, curves, &d)) goto done;
     if (json) {

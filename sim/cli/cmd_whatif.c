@@ -10,10 +10,11 @@
 #include "sim/config/schema.h"
 #include "sim/config/variant.h"
 #include "base/afile.h"
+#include "base/csv.h"
 #include "base/jsonout.h"
+#include "base/opts.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -29,7 +30,7 @@ static void whatif_usage(FILE *f)
             "Usage: mgsim whatif --config CFG --space SPACE [--rules RULES] --vary KEY=v1,v2,...\n"
             "                    [--vary ...] [--pruned-only | --cutoff F] [-j N]\n"
             "                    [--sample auto|off|N] [--max-work N] [--json] [-o FILE]\n"
-            "                    [--results DIR] [--no-progress]\n"
+            "                    [--results DIR] [--csv FILE] [-q]\n"
             "\n"
             "Sweeps SPACE on CFG and on each variant of CFG (the cartesian product of\n"
             "the --vary lists; at most %d keys and %d variants), re-evaluating the\n"
@@ -44,11 +45,16 @@ static void whatif_usage(FILE *f)
             "slower than the variant's best kept (`mgsim sweep --help`).\n"
             "--max-work N rejects candidates of more than about N warp instructions\n"
             "(default 1e9; 0: no limit).\n"
-            "-o writes the report to FILE atomically; --json prints it as JSON.\n"
+            "-o writes the report to FILE atomically; --json prints it as JSON; -q\n"
+            "(--quiet) draws no progress line (it is drawn only on a terminal).\n"
             "--results DIR keeps each sweep's results file in DIR (created if missing;\n"
             "DIR/HASH.jsonl, HASH the variant's config hash, `mgsim sweep -o`): an\n"
             "interrupted whatif rerun with the same command resumes every sweep, and\n"
             "the report is the uninterrupted one.\n"
+            "--csv FILE also writes one row for CFG (variant \"base\") and one per\n"
+            "variant: the varied keys' values, then the counts, regret and the best\n"
+            "and best kept kernels with their schedule's knobs as columns (best.tile,\n"
+            "best_kept.seconds, ...); --csv - prints it alone on stdout.\n"
             "\n"
             "Example:\n"
             "  mgsim whatif --config configs/devices/adreno640.json \\\n"
@@ -325,8 +331,9 @@ static int run_all(report *r, mg_diag *d)
 /* The command line of whatif. */
 typedef struct whatif_args {
     mg_sweep_args a;              /* the options it shares with sweep */
-    const char *outp;             /* -o, "-": stdout */
+    const char *outp;             /* -o, "-": stdout; NULL: not written (--csv -) */
     const char *results;          /* --results DIR, or NULL */
+    const char *csv;              /* --csv FILE, or NULL */
     int json;
     const char *vary[MAX_VARY];   /* the --vary options */
     int nvary;
@@ -341,30 +348,35 @@ static int whatif_parse(int argc, char **argv, whatif_args *w)
         {"rules", required_argument, NULL, 'r'},    {"pruned-only", no_argument, NULL, 'P'},
         {"jobs", required_argument, NULL, 'j'},     {"sample", required_argument, NULL, 'S'},
         {"vary", required_argument, NULL, 'V'},     {"output", required_argument, NULL, 'o'},
-        {"json", no_argument, NULL, 'J'},           {"no-progress", no_argument, NULL, 'N'},
+        {"json", no_argument, NULL, 'J'},           {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},           {"cutoff", required_argument, NULL, 'X'},
         {"max-work", required_argument, NULL, 'W'}, {"results", required_argument, NULL, 'D'},
+        {"csv", required_argument, NULL, 'C'},
+        {"no-progress", no_argument, NULL, 'N'},   /* hidden: the old spelling of -q */
         {NULL, 0, NULL, 0},
     };
     mg_sweep_args *a = &w->a;
     mg_sweep_args_init(a);
     w->outp = "-";
     w->results = NULL;
+    w->csv = NULL;
     w->json = 0;
+    int out_given = 0;
     w->nvary = 0;
-    opterr = 0;
-    optind = 0;
     int c;
-    while ((c = getopt_long(argc, argv, "j:o:h", opts, NULL)) != -1) {
-        if (c == 'o') w->outp = optarg;
+    mg_opts po;
+    mg_opts_start(&po, "mgsim", "whatif", "j:o:qh", opts);
+    while ((c = mg_opts_next(&po, argc, argv)) != -1) {
+        if (c == 'o') w->outp = optarg, out_given = 1;
         else if (c == 'D') w->results = optarg;
+        else if (c == 'C') w->csv = optarg;
         else if (c == 'J') w->json = 1;
         else if (c == 'h') { whatif_usage(stdout); return MG_EXIT_OK; }
         else if (c == 'V') {
             if (w->nvary == MAX_VARY)
                 return mg_cli_usage_error("whatif", "at most %d --vary options", MAX_VARY);
             w->vary[w->nvary++] = optarg;
-        } else if (mg_sweep_args_opt(a, "whatif", c, optarg, argv[optind - 1])) {
+        } else if (mg_sweep_args_opt(a, "whatif", c, optarg)) {
             return MG_EXIT_BAD;
         }
     }
@@ -373,6 +385,12 @@ static int whatif_parse(int argc, char **argv, whatif_args *w)
     if (!a->cfg || !a->space || !w->nvary)
         return mg_cli_usage_error("whatif", "--config, --space and --vary are required");
     if (mg_sweep_args_check(a, "whatif")) return MG_EXIT_BAD;
+    if (w->csv && !strcmp(w->csv, "-")) {
+        if (out_given && !strcmp(w->outp, "-"))
+            return mg_cli_usage_error("whatif", "-o - and --csv -: only one output can go to "
+                                      "stdout");
+        if (!out_given) w->outp = NULL;
+    }
     return -1;
 }
 
@@ -409,10 +427,46 @@ static int whatif_plan(const whatif_args *w, mg_sweep_inputs *in, report *r, mg_
     return 0;
 }
 
+/* One CSV row per base and variant of the JSON report j (see --help). */
+static int csv_rows(mg_csv *t, const cJSON *j, const report *r)
+{
+    int bad = mg_csv_row(t) || mg_csv_set(t, "", "variant", "base");
+    for (int k = 0; !bad && k < r->nvary; k++) bad = mg_csv_set(t, "", r->vary[k].key, "");
+    if (!bad) bad = mg_csv_set_json(t, "", cJSON_GetObjectItemCaseSensitive(j, "base"));
+    const cJSON *vs = cJSON_GetObjectItemCaseSensitive(j, "variants");
+    int i = 0;
+    for (const cJSON *o = vs ? vs->child : NULL; o && !bad; o = o->next, i++) {
+        char num[16];
+        snprintf(num, sizeof num, "%d", i);
+        bad = mg_csv_row(t) || mg_csv_set(t, "", "variant", num);
+        const cJSON *vals = cJSON_GetObjectItemCaseSensitive(o, "values");
+        for (const cJSON *e = vals ? vals->child : NULL; e && !bad; e = e->next)
+            bad = mg_csv_set(t, "", cJSON_GetObjectItemCaseSensitive(e, "key")->valuestring,
+                             cJSON_GetObjectItemCaseSensitive(e, "resolved")->valuestring);
+        if (!bad) bad = mg_csv_set_json(t, "", o);
+    }
+    return bad ? -1 : 0;
+}
+
+/* --csv: the report as CSV at w->csv.  0, or -1 with a message in d. */
+static int whatif_csv(const whatif_args *w, const report *r, mg_diag *d)
+{
+    cJSON *j = report_json(r);
+    mg_csv *t = mg_csv_new();
+    int rc = -1;
+    if (!j || !t || csv_rows(t, j, r)) mg_diag_error(d, "%s: out of memory", w->csv);
+    else rc = mg_csv_save(t, w->csv, d);
+    mg_csv_free(t);
+    cJSON_Delete(j);
+    return rc;
+}
+
 /* Write the report (text or JSON) to -o atomically.  0, or -1 with a
  * message in d. */
 static int whatif_write(const whatif_args *w, const report *r, mg_diag *d)
 {
+    if (w->csv && whatif_csv(w, r, d)) return -1;
+    if (!w->outp) return 0;                 /* --csv - has stdout */
     mg_afile af;
     FILE *f = mg_afile_open(&af, w->outp);
     if (!f) {

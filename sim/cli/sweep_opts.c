@@ -1,5 +1,6 @@
 /* sweep_opts.c - see sweep_opts.h. */
 #include "sim/cli/sweep_opts.h"
+#include "base/term.h"
 #include "sim/cli/cli.h"
 #include "base/afile.h"
 #include "base/jsonfile.h"
@@ -57,12 +58,11 @@ void mg_sweep_args_init(mg_sweep_args *a)
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     a->threads = n < 1 ? 1 : n > 256 ? 256 : (int)n;
     a->sample = MG_SAMPLE_AUTO;
-    a->progress = isatty(STDERR_FILENO);
+    a->progress = mg_term_progress();
     a->max_work = MG_GEN_MAX_WORK_DEFAULT;
 }
 
-int mg_sweep_args_opt(mg_sweep_args *a, const char *cmd, int c, const char *arg,
-                      const char *word)
+int mg_sweep_args_opt(mg_sweep_args *a, const char *cmd, int c, const char *arg)
 {
     char *end;
     long n;
@@ -71,6 +71,7 @@ int mg_sweep_args_opt(mg_sweep_args *a, const char *cmd, int c, const char *arg,
     case 's': a->space = arg; return 0;
     case 'r': a->rules = arg; return 0;
     case 'P': a->pruned_only = 1; return 0;
+    case 'q':
     case 'N': a->progress = 0; return 0;
     case 'j':
         errno = 0;
@@ -97,8 +98,8 @@ int mg_sweep_args_opt(mg_sweep_args *a, const char *cmd, int c, const char *arg,
             return mg_cli_usage_error(cmd, "--sample: expected auto, off or a number of waves "
                                       "in [1, 1000], got '%s'", arg);
         return 0;
-    default:
-        return mg_cli_usage_error(cmd, "unknown or incomplete option '%s'", word);
+    default:                       /* '?': base/opts.h printed why */
+        return MG_EXIT_BAD;
     }
 }
 

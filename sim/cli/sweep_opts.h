@@ -20,17 +20,17 @@ typedef struct mg_sweep_args {
     double max_work;           /* --max-work N (0: no limit) */
 } mg_sweep_args;
 
-/* Defaults: threads = online CPUs, sample auto, progress when stderr is a
- * terminal, max_work MG_GEN_MAX_WORK_DEFAULT. */
+/* Defaults: threads = online CPUs, sample auto, progress when base/term.h
+ * allows it (stderr a terminal, TERM not dumb), max_work
+ * MG_GEN_MAX_WORK_DEFAULT. */
 void mg_sweep_args_init(mg_sweep_args *a);
 
 /* Handle one shared option: 'c' --config, 's' --space, 'r' --rules,
- * 'P' --pruned-only, 'j' -j/--jobs, 'S' --sample, 'N' --no-progress,
- * 'X' --cutoff, 'W' --max-work; any
- * other c is an unknown option (`word` names it).  Returns 0, or 2 after
- * printing a usage error for cmd. */
-int mg_sweep_args_opt(mg_sweep_args *a, const char *cmd, int c, const char *arg,
-                      const char *word);
+ * 'P' --pruned-only, 'j' -j/--jobs, 'S' --sample, 'q' -q/--quiet and 'N'
+ * --no-progress (its hidden alias), 'X' --cutoff, 'W' --max-work; any
+ * other c is an option mg_opts_next refused (already reported).  Returns 0,
+ * or 2 after printing a usage error for cmd. */
+int mg_sweep_args_opt(mg_sweep_args *a, const char *cmd, int c, const char *arg);
 
 /* After the options: the combinations cmd cannot take (--pruned-only or
  * --cutoff without --rules, --cutoff with --pruned-only).  Returns 0, or 2

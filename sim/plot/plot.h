@@ -67,6 +67,15 @@ void mg_plot_row(FILE *f, int n, const double *v);
 /* Assign gnuplot variables in meta.gp: a number, a string (single-quoted,
  * control characters blanked), a printf-formatted string. */
 void mg_plot_var_num(mg_plot_job *job, const char *name, double v);
+
+/* `input`: the INPUT files for the title ("a.json", or "a.json and 2
+ * more"), by their base names.  Set before prepare, which may set its own
+ * (validate: the timings file the report names). */
+void mg_plot_var_input(mg_plot_job *job, int n, char **inputs);
+
+/* `input` from a validation report: the base name of its $.timings (the
+ * measured file), when it has one. */
+void mg_plot_var_timings(mg_plot_job *job, const cJSON *report);
 void mg_plot_var_str(mg_plot_job *job, const char *name, const char *v);
 void mg_plot_var_strf(mg_plot_job *job, const char *name, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -126,14 +135,15 @@ char *mg_plot_find_gnuplot(void);
 char *mg_plot_find_scripts(const char *script);
 
 /* Render the job's data with scripts/script into out (.png or .svg,
- * written to a temporary and renamed: nothing at out on failure).
+ * written to a temporary and renamed: nothing at out on failure; "-": a
+ * PNG on stdout, which the caller has checked is not a terminal).
  * gnuplot's own messages go to stderr.  Returns 0, or -1 with a message
  * in d. */
 int mg_plot_render(const mg_plot_job *job, const char *gnuplot, const char *scripts,
                    const char *script, const char *out, mg_diag *d);
 
 /* The terminal for an output name: "png", "svg", or NULL when the
- * extension is neither. */
+ * extension is neither; "-" (stdout) is "png". */
 const char *mg_plot_term(const char *out);
 
 #endif

@@ -261,16 +261,32 @@ done:
     return rc;
 }
 
+/* The device's global memory cache size (CL_DEVICE_GLOBAL_MEM_CACHE_SIZE
+ * in the profile's device object: the L2 on GPUs), or 0. */
+static double global_cache(const cJSON *prof)
+{
+    const cJSON *dev = cJSON_GetObjectItemCaseSensitive(prof, "device");
+    const cJSON *g = cJSON_GetObjectItemCaseSensitive(dev, "global_mem_cache_size");
+    return cJSON_IsNumber(g) ? g->valuedouble : 0;
+}
+
 /* Cache sizes the profile concluded for aspect: vertical lines (vlx_i,
- * vlk_i, vltag_i "L1"), and their list for the key in sizes ("" if none). */
+ * vlk_i, vltag_i "L1"), and their list for the key in sizes ("" if none).
+ * The probe's l1_size is the first cache the chase meets; where that size
+ * is the device's global memory cache (buffers going straight to the L2,
+ * as on Adreno) it is tagged L2, and the levels after it L3... */
 static int size_lines(mg_plot_job *job, const cJSON *prof, const char *aspect, int kind, int nvl,
                       char *sizes, size_t len)
 {
     static const char *const keys[] = {"l1_size", "l2_size", "l3_size", "l4_size"};
+    double gmc = global_cache(prof);
+    int shift = 0;
     sizes[0] = 0;
     for (int i = 0; i < 4; i++) {
         double v;
         if (mg_profile_number(prof, aspect, keys[i], &v, NULL) || v <= 0) continue;
+        int lv = i + 1 + shift;
+        if (v == gmc && lv < 2) shift += 2 - lv, lv = 2;
         char k[32];
         nvl++;
         snprintf(k, sizeof k, "vlx%d", nvl);
@@ -278,12 +294,12 @@ static int size_lines(mg_plot_job *job, const cJSON *prof, const char *aspect, i
         snprintf(k, sizeof k, "vlk%d", nvl);
         mg_plot_var_num(job, k, kind);
         snprintf(k, sizeof k, "vltag%d", nvl);
-        mg_plot_var_strf(job, k, "L%d", i + 1);
+        mg_plot_var_strf(job, k, "L%d", lv);
         size_t o = strlen(sizes);
         if (v >= 1 << 20)
-            snprintf(sizes + o, len - o, "%sL%d %.3g MiB", o ? ", " : "", i + 1, v / (1 << 20));
+            snprintf(sizes + o, len - o, "%sL%d %.3g MiB", o ? ", " : "", lv, v / (1 << 20));
         else
-            snprintf(sizes + o, len - o, "%sL%d %.3g KiB", o ? ", " : "", i + 1, v / 1024);
+            snprintf(sizes + o, len - o, "%sL%d %.3g KiB", o ? ", " : "", lv, v / 1024);
     }
     return nvl;
 }

@@ -94,6 +94,7 @@ char *mg_plot_find_scripts(const char *script)
 
 const char *mg_plot_term(const char *out)
 {
+    if (!strcmp(out, "-")) return "png";
     const char *dot = strrchr(out, '.');
     if (!dot || strchr(dot, '/')) return NULL;
     if (!strcasecmp(dot, ".png")) return "png";
@@ -113,12 +114,32 @@ static int has_magic(const char *path, const char *term)
     return n > 0 && strstr((const char *)b, "<svg") != NULL;
 }
 
+/* Copy the image tmp to stdout and remove it.  0, or -1 with an error in
+ * d. */
+static int copy_to_stdout(const char *tmp, mg_diag *d)
+{
+    FILE *in = fopen(tmp, "rb");
+    char buf[65536];
+    size_t n;
+    int bad = !in;
+    while (!bad && (n = fread(buf, 1, sizeof buf, in)) > 0) bad = fwrite(buf, 1, n, stdout) != n;
+    if (in) fclose(in);
+    bad |= fflush(stdout) != 0;
+    if (bad) {
+        mg_diag_error(d, "stdout: cannot write the image: %s", strerror(errno));
+        return -1;
+    }
+    unlink(tmp);
+    return 0;
+}
+
 /* Put gnuplot's finished image tmp at out as base/afile.h does: renamed
  * onto a regular file or new name (a symbolic link's target, the link
  * kept), copied into anything else (a device, a FIFO), never renamed over
  * it.  0, or -1 with an error in d. */
 static int place_image(const char *tmp, const char *out, mg_diag *d)
 {
+    if (!strcmp(out, "-")) return copy_to_stdout(tmp, d);
     char final[4096];
     int direct = mg_afile_target(out, final, sizeof final);
     if (direct == 0 && rename(tmp, final) == 0) return 0;
@@ -157,7 +178,18 @@ int mg_plot_render(const mg_plot_job *job, const char *gnuplot, const char *scri
         mg_diag_error(d, "out of memory");
         goto done;
     }
-    snprintf(tmp, olen + 32, "%s.tmp.%ld", out, (long)getpid());
+    if (!strcmp(out, "-")) {
+        free(tmp);
+        tmp = malloc(strlen(job->dir) + 32);
+        if (!tmp) {
+            mg_diag_error(d, "out of memory");
+            goto done;
+        }
+        sprintf(tmp, "%s/stdout.tmp.%ld", job->dir, (long)getpid());
+        olen = strlen(tmp);
+    } else {
+        snprintf(tmp, olen + 32, "%s.tmp.%ld", out, (long)getpid());
+    }
     slot = mg_afile_track(tmp, 0);          /* removed on SIGINT/SIGTERM too */
     sprintf(sp, "%s/%s", scripts, script);
     {

@@ -227,6 +227,7 @@ int mg_plot_prepare_residuals(mg_plot_job *job, int n, char **inputs, mg_diag *d
         if (!read_report(j, r, d) && !read_table(r, d) && !write_points(job, r, d) &&
             !write_medians(job, r, d)) {
             write_meta(job, r);
+            mg_plot_var_timings(job, j);
             rc = 0;
         }
     }

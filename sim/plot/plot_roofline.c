@@ -12,7 +12,8 @@
  * --config CFG adds every level of the config and both precisions' peaks.
  *
  * Data written:
- *   ceil.dat    block per level (meta lvname_i, lvbw_i, lvcol_i): the two
+ *   ceil.dat    block per level (meta lvname_i, lvbw_i, lvcol_i, lvdt_i: 2,
+ *               dashed, when a level before it is within 10%): the two
  *               ends of its ceiling, (xmin, bw*xmin) and (peak/bw, peak)
  *   peak.dat    block per compute roof (peak_i, peakname_i): a flat segment
  *   points.dat  block per named kernel (klabel_k, kgflops_k): "oi gflops col"
@@ -364,6 +365,10 @@ static int write_ceilings(mg_plot_job *job, const rf_ctx *c, const rf_axes *ax, 
         mg_plot_var_num(job, v, c->lvbw[i]);
         snprintf(v, sizeof v, "lvcol%d", i + 1);
         mg_plot_var_num(job, v, level_colour(c->lvname[i]));
+        int near = 0;                 /* a ceiling drawn before, within 10%: dashed */
+        for (int j = 0; j < i; j++) near |= fabs(c->lvbw[j] - c->lvbw[i]) <= 0.1 * c->lvbw[i];
+        snprintf(v, sizeof v, "lvdt%d", i + 1);
+        mg_plot_var_num(job, v, near ? 2 : 1);
         double a[2] = {ax->xmin, c->lvbw[i] * ax->xmin}, b[2] = {ax->pmax / c->lvbw[i], ax->pmax};
         fprintf(ce, "%s", i ? "\n\n" : "");
         mg_plot_row(ce, 2, a);

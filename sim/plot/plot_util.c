@@ -143,6 +143,22 @@ void mg_plot_row(FILE *f, int n, const double *v)
     fputc('\n', f);
 }
 
+void mg_plot_var_input(mg_plot_job *job, int n, char **inputs)
+{
+    const char *b = n > 0 ? strrchr(inputs[0], '/') : NULL;
+    const char *first = n > 0 ? (b ? b + 1 : inputs[0]) : "";
+    if (n > 1) mg_plot_var_strf(job, "input", "%s and %d more", first, n - 1);
+    else mg_plot_var_str(job, "input", first);
+}
+
+void mg_plot_var_timings(mg_plot_job *job, const cJSON *report)
+{
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(report, "timings");
+    if (!cJSON_IsString(t)) return;
+    const char *b = strrchr(t->valuestring, '/');
+    mg_plot_var_str(job, "input", b ? b + 1 : t->valuestring);
+}
+
 void mg_plot_var_num(mg_plot_job *job, const char *name, double v)
 {
     char b[40];

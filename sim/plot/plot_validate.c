@@ -231,6 +231,7 @@ int mg_plot_prepare_validate(mg_plot_job *job, int n, char **inputs, mg_diag *d)
         v->lo = INFINITY;
         if (!read_report(j, v, d) && !read_points(v, d) && !write_points(job, v, &nbelow, d)) {
             write_meta(job, v, nbelow);
+            mg_plot_var_timings(job, j);
             rc = 0;
         }
         free(v->gfam);

@@ -100,9 +100,13 @@ static int line_of(const wi_var *w, int k, int nkeys, const int *nvals)
     return l;
 }
 
+/* Panel k: wK.dat and its variables in meta.gp, a line per combination of
+ * the other keys' values (folded into one past WI_LINES); `only` labels
+ * the single line when one key varies ("best kernel", or "best kept
+ * kernel" after --pruned-only).  0, or -1 with a message in d. */
 static int write_panel(mg_plot_job *job, int k, int nkeys, char keys[][128],
                        char vals[][WI_VALS][64], const int *nvals, const wi_var *w, int nw,
-                       mg_diag *d)
+                       const char *only, mg_diag *d)
 {
     int nlines = 1;
     for (int o = 0; o < nkeys; o++)
@@ -141,7 +145,7 @@ static int write_panel(mg_plot_job *job, int k, int nkeys, char keys[][128],
                      vals[o][rest / div]);
             rest %= div;
         }
-        if (!lab[0]) snprintf(lab, sizeof lab, "best kernel");   /* one key varied */
+        if (!lab[0]) snprintf(lab, sizeof lab, "%s", only);   /* one key varied */
         snprintf(v, sizeof v, "line_%d_%d", k + 1, l + 1);
         mg_plot_var_str(job, v, lab);
     }
@@ -301,7 +305,9 @@ static int whatif_plot(mg_plot_job *job, const cJSON *j, wi_data *v, mg_diag *d)
     /* with --pruned-only the best is the best kept: one line is enough */
     v->haskept &= !pruned_only;
     for (int k = 0; k < v->nkeys; k++)
-        if (write_panel(job, k, v->nkeys, v->keys, v->vals, v->nvals, v->w, v->nw, d)) return -1;
+        if (write_panel(job, k, v->nkeys, v->keys, v->vals, v->nvals, v->w, v->nw,
+                        pruned_only ? "best kept kernel" : "best kernel", d))
+            return -1;
     write_meta(job, j, v, pruned_only, b, bk);
     return 0;
 }

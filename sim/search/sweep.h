@@ -204,7 +204,7 @@ typedef struct mg_sweep_cfg {
     uint64_t         limit;         /* simulate at most this many now (0: all) */
     int              sample;
     double           max_work;      /* --max-work (0: no limit) */
-    const char      *results;       /* results file, or NULL for none */
+    const char      *results;       /* results file ("-": stdout), or NULL for none */
     int              restart;       /* discard an existing results file */
     int              progress;      /* draw progress on stderr */
     const char      *label;         /* progress prefix, e.g. the variant */
@@ -227,6 +227,12 @@ typedef struct mg_sweep_done {
 
 #define MG_SWEEP_NO_RULES 0xffffffffu
 
+/* Write the records of the results file at path `results` as CSV to csv
+ * ("-": stdout; base/csv.h): one row per candidate, the schedule's knobs
+ * and every field of the record as columns (configs/README.md).  0, or -1
+ * with the problem in d (nothing written then). */
+int mg_sweep_csv(const char *results, const char *csv, mg_diag *d);
+
 /* Open `path` for appending results of the sweep `id`, holding an
  * exclusive lock (flock) on it until it is closed (another sweep writing
  * it: -1, "locked by another sweep"): a missing or empty file (or restart)
@@ -234,7 +240,8 @@ typedef struct mg_sweep_done {
  * "was made by another sweep ... --restart"), its complete result lines
  * are added to sum and listed in done, a torn last line is cut off.  The
  * engine then checks each listed record against the space and the rules
- * (sweep.c).  Returns the stream, or NULL with the problem in d. */
+ * (sweep.c).  path "-" is stdout: the header, then the results, nothing
+ * resumed.  Returns the stream, or NULL with the problem in d. */
 FILE *mg_sweep_file_open(const char *path, const mg_sweep_ident *id, int restart,
                          mg_sweep_sum *sum, mg_sweep_done *done, mg_diag *d);
 void  mg_sweep_done_free(mg_sweep_done *done);

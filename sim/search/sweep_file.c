@@ -268,11 +268,32 @@ static int resume_results(FILE *f, const char *path, const mg_sweep_ident *id,
     return 0;
 }
 
+/* A stream on a copy of stdout (closing it leaves stdout open), the header
+ * written; NULL with the problem in d. */
+static FILE *open_stdout(const char *hdr, mg_diag *d)
+{
+    fflush(stdout);
+    int fd = dup(STDOUT_FILENO);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        if (fd >= 0) close(fd);
+        mg_diag_error(d, "stdout: cannot write: %s", strerror(errno));
+        return NULL;
+    }
+    fputs(hdr, f);
+    return f;
+}
+
 FILE *mg_sweep_file_open(const char *path, const mg_sweep_ident *id, int restart,
                          mg_sweep_sum *sum, mg_sweep_done *done, mg_diag *d)
 {
     char *hdr = mg_sweep_header_line(id);
     if (!hdr) { mg_diag_error(d, "%s: out of memory", path); return NULL; }
+    if (!strcmp(path, "-")) {
+        FILE *o = open_stdout(hdr, d);
+        free(hdr);
+        return o;
+    }
     char *line = NULL;
     size_t cap = 0;
     int resume;

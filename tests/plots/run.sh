@@ -71,12 +71,66 @@ refuse() {
 have_gnuplot=0
 command -v gnuplot >/dev/null 2>&1 && have_gnuplot=1
 
+# data NAME ARGS...: the data files gnuplot reads (mgsim plot ARGS --data)
+# equal tests/plots/expect/NAME/ (MG_PLOTS_UPDATE=1 rewrites them); no
+# gnuplot needed.
+data() {
+    name=$1; shift
+    rm -rf "$tmp/data-$name"
+    if ! $W "$MGSIM" plot "$@" --data "$tmp/data-$name" >/dev/null 2>"$tmp/err"; then
+        bad "data $name: $(head -1 "$tmp/err")"; return
+    fi
+    if [ -n "${MG_PLOTS_UPDATE:-}" ]; then
+        rm -rf "tests/plots/expect/$name" && mkdir -p tests/plots/expect &&
+            cp -r "$tmp/data-$name" "tests/plots/expect/$name" && ok; return
+    fi
+    if diff -r "tests/plots/expect/$name" "$tmp/data-$name" >"$tmp/diff" 2>&1; then ok
+    else bad "data $name differs from tests/plots/expect/$name:"; head -20 "$tmp/diff" | sed 's/^/    /'; fi
+}
+# has NAME FILE TEXT WHY: the data file holds the line TEXT
+has() {
+    if grep -qxF -- "$3" "$tmp/data-$1/$2"; then ok; else bad "data $1: $2 lacks '$3' ($4)"; fi
+}
+
 # the model's own curves: a virtual profile of adreno640
 if $W "$MGSIM" vprobe --config $A --aspects warp,regs,cache_buffer,cache_image -q \
         -o "$tmp/vprofile.json" >/dev/null 2>"$tmp/err"; then ok
 else bad "mgsim vprobe failed: $(head -3 "$tmp/err")"; fi
 
+# the data of every kind, and what the plots must say
+data roofline roofline $D/run-conv1x1-image.json $D/run-conv1x1-buffer.json $D/run-matmul-fp16.json
+has roofline meta.gp "input = 'run-conv1x1-image.json and 2 more'" "the title names the input"
+data roofline-config roofline --config $A $D/run-conv1x1-image.json
+has roofline-config meta.gp "lvname4 = 'l2'" "l2 is the 4th ceiling"
+has roofline-config meta.gp "lvdt4 = 2" "l2 (96 GB/s) is dashed over constant (95 GB/s)"
+has roofline-config meta.gp "lvdt3 = 1" "constant is solid"
+data chase-model chase "$tmp/vprofile.json"
+has chase-model meta.gp "vltag1 = 'L2'" "adreno640's buffers go straight to the L2"
+has chase-model meta.gp "clabel1 = 'buffer (global memory); profile: L2 128 KiB'" "the key"
+has chase-model meta.gp "vltag2 = 'L1'" "the texture L1"
+data chase-h100 chase configs/measured/h100/profile.json
+data regs-h100 regs configs/measured/h100/profile.json
+data sweep sweep $D/sweep-small.jsonl
+data sweep-pruned-only sweep $D/sweep-pruned-only.jsonl
+has sweep-pruned-only meta.gp "pruned_only = 1" "the script leaves out best overall and regret"
+has sweep-pruned-only meta.gp "npruned = 0" "no pruned candidate simulated"
+data whatif whatif $D/whatif-small.json
+data whatif-pruned-only whatif $D/whatif-pruned-only.json
+has whatif-pruned-only meta.gp "line_1_1 = 'best kept kernel'" "after --pruned-only"
+data validate validate $D/validate-small.json
+has validate meta.gp "input = 'timings-h100-small.json'" "the title names the timings"
+data validate-residuals validate-residuals $D/validate-residuals-small.json
+# the scripts: µs everywhere, never "us"
+if grep -n "(us\|us)" plots/*.gp >"$tmp/us"; then bad "plots write us for µs: $(head -2 "$tmp/us")"; else ok; fi
+
 if [ $have_gnuplot -eq 1 ]; then
+    # -o -: a PNG on stdout (not a terminal), no summary line mixed in
+    $W "$MGSIM" plot sweep $D/sweep-pruned-only.jsonl -o - >"$tmp/stdout.png" 2>"$tmp/err"
+    if [ $? -eq 0 ] && [ ! -s "$tmp/err" ] && magic "$tmp/stdout.png" png; then ok
+    else bad "plot -o -: $(head -2 "$tmp/err")"; fi
+    ls -a | grep -q '^-' && bad "plot -o - left a file named -"
+    render sweep-pruned-only sweep $D/sweep-pruned-only.jsonl
+    render whatif-pruned-only whatif $D/whatif-pruned-only.json
     render roofline roofline $D/run-conv1x1-image.json $D/run-conv1x1-buffer.json \
         $D/run-matmul-fp16.json
     render roofline-config roofline --config $A $D/run-conv1x1-image.json
@@ -152,7 +206,7 @@ fi
 
 # usage errors and no gnuplot: exit 2 whatever is installed
 refuse unknown-kind "unknown kind 'pie'" pie $D/whatif-small.json
-refuse image-type 'unknown image type (use .png or .svg)' sweep $D/sweep-small.jsonl -o "$tmp/x.gif"
+refuse image-type 'unknown image type (use .png or .svg' sweep $D/sweep-small.jsonl -o "$tmp/x.gif"
 refuse no-input 'expected INPUT' sweep
 refuse too-many 'sweep takes 1 INPUT, got 2' sweep $D/sweep-small.jsonl $D/sweep-small.jsonl
 PRE="env PATH=/nonexistent" refuse no-gnuplot 'gnuplot not found on PATH' sweep $D/sweep-small.jsonl

@@ -43,5 +43,6 @@ int add_emit_suite(void);
 int add_vprobe_suite(void);
 int add_calibrate_suite(void);
 int add_bound_suite(void);
+int add_cli_suite(void);
 
 #endif

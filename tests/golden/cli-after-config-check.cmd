@@ -1,0 +1,1 @@
+$MGSIM config check configs/devices/adreno640.json --strict

@@ -1,0 +1,1 @@
+$MGSIM trace stats traces/samples/small.mgt --json

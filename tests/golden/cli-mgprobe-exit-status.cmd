@@ -1,0 +1,1 @@
+OCL_ICD_VENDORS=/nonexistent $MGPROBE verify eltwise H=3 layout=buffer --no-trace; echo "[exit $?] no device"; $MGPROBE verify eltwise H=3 layout=buffer --notrace; echo "[exit $?] usage"; OCL_ICD_VENDORS=/nonexistent $MGPROBE devices >/dev/null 2>&1; echo "[exit $?] devices, no platform"

@@ -1,0 +1,1 @@
+$MGSIM config check -- --strict; echo "[exit $?] -- ends the options"; $MGSIM run --jsn; $MGSIM sweep --prunde-only; $MGSIM config check --strikt configs/devices/adreno640.json; $MGSIM run --json=yes; $MGSIM sweep --config; $MGSIM whatif -Z; $MGPROBE run --min-ns 2

@@ -1,0 +1,19 @@
+# gnuplot variables written by mgsim plot
+input = 'sweep-pruned-only.jsonl'
+space = 'sweep-tiny'
+config = 'adreno640'
+rules = 'romou'
+pruned_only = 1
+size = 36
+n = 14
+npruned = 0
+nkept = 14
+nfailed = 0
+ncut = 0
+cutoff = 0
+logy = 0
+bestidx = 7
+besttime = 2.6329932239140494
+keptidx = 7
+kepttime = 2.6329932239140494
+regret = 0

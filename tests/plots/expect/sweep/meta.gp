@@ -1,0 +1,19 @@
+# gnuplot variables written by mgsim plot
+input = 'sweep-small.jsonl'
+space = 'softmax-128x1024-small'
+config = 'adreno640'
+rules = 'romou'
+pruned_only = 0
+size = 728
+n = 78
+npruned = 36
+nkept = 42
+nfailed = 0
+ncut = 0
+cutoff = 0
+logy = 1
+bestidx = 700
+besttime = 35.5646660546585
+keptidx = 180
+kepttime = 50.987326917800686
+regret = 0.43365122111478449
