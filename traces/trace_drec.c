@@ -380,7 +380,8 @@ int mg_trace_drec_next(mg_trace_cursor *c, mg_rec *r)
     if (c->index < w->n_records) __builtin_prefetch(q + 1);   /* read later: warps interleave */
     c->prev_mask[0] = q->mask[0];
     c->prev_mask[1] = q->mask[1];
-    mg_trace_drec_expand(c, q, q->list ? wg->pool + q->base[0] : NULL, w->lanes, r);
+    /* (a list of no active lane may have no pool behind it) */
+    mg_trace_drec_expand(c, q, q->list && wg->pool ? wg->pool + q->base[0] : NULL, w->lanes, r);
     return 1;
 }
 

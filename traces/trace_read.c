@@ -348,7 +348,7 @@ static int keep_rec(mg_trace_wg *wg, mg_trace_drec *q, const int64_t *vals)
             wg->pool_cap = cap;
         }
         q->base[0] = (int64_t)wg->npool;
-        memcpy(wg->pool + wg->npool, vals, n * sizeof *vals);
+        if (n) memcpy(wg->pool + wg->npool, vals, n * sizeof *vals);
         wg->npool = need;
     }
     wg->nrecs++;
@@ -385,7 +385,8 @@ static int check_wg(mg_trace_reader *r, mg_trace_wg *wg, mg_diag *d)
         r->rec_off[k] = wg->nrecs;
         for (;;) {
             size_t start = c.pos;
-            mg_trace_drec *q = keep ? &wg->recs[wg->nrecs] : &r->drec;
+            int in_place = keep && wg->nrecs < wg->recs_cap;   /* (always, when keep) */
+            mg_trace_drec *q = in_place ? &wg->recs[wg->nrecs] : &r->drec;
             rc = mg_trace_decode_drec(&c, q, r->vals, &e);
             if (rc <= 0) break;
             if (check_drec(r, &c, q, lanes, &e)) {
@@ -394,7 +395,7 @@ static int check_wg(mg_trace_reader *r, mg_trace_wg *wg, mg_diag *d)
                 rc = -1;
                 break;
             }
-            if (keep) keep = keep_rec(wg, q, r->vals);
+            if (keep) keep = in_place && keep_rec(wg, q, r->vals);
         }
         if (rc < 0)
             return rfail(r, d, "record %llu at byte offset %llu (work group %u,%u,%u, warp %u): %s",

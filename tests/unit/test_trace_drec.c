@@ -404,9 +404,9 @@ static void random_file_rec(mg_rec *r, uint32_t lanes)
     }
 }
 
-/* Write a file of random records (random_file_rec) to path: warps of
- * `lanes` lanes, 2 per work group, 3 work groups of 300 records a warp. */
-static int random_file(const char *path, uint32_t lanes)
+/* The header of random_file(): warps of `lanes` lanes, 2 per work group,
+ * 3 work groups; an image, a global and a constant buffer, local memory. */
+static const mg_trace_header *random_header(uint32_t lanes)
 {
     static mg_trace_header h;
     memset(&h, 0, sizeof h);
@@ -427,9 +427,18 @@ static int random_file(const char *path, uint32_t lanes)
         h.buffers[i].bytes = 1 << 20;
         h.buffers[i].space = (uint8_t)i;
     }
+    return &h;
+}
+
+/* Write a file of random_header(lanes) to path with `per_warp` records a
+ * warp: random_file_rec()'s, or (per_warp < 0) in work group 1 a buffer
+ * load of no active lane (a LIST of no value, the group's only one) and
+ * in the others no record at all. */
+static int random_file(const char *path, uint32_t lanes, int per_warp)
+{
     mg_diag d;
     mg_diag_init(&d);
-    mg_trace_writer *w = mg_trace_writer_open(path, &h, &d);
+    mg_trace_writer *w = mg_trace_writer_open(path, random_header(lanes), &d);
     mg_rec *r = malloc(sizeof *r);
     mg_trace_wg wg;
     mg_trace_wg_init(&wg);
@@ -439,8 +448,15 @@ static int random_file(const char *path, uint32_t lanes)
         rc = mg_trace_wg_begin(&wg, id);
         for (int k = 0; k < 2 && rc == 0; k++) {
             rc = mg_trace_wg_warp_begin(&wg, lanes);
-            for (int i = 0; i < 300 && rc == 0; i++) {
+            for (int i = 0; i < per_warp && rc == 0; i++) {
                 random_file_rec(r, lanes);
+                rc = mg_trace_wg_put(&wg, r);
+            }
+            if (per_warp < 0 && x == 1 && rc == 0) {
+                memset(r, 0, sizeof *r);
+                r->type = MG_REC_BUF_LOAD;
+                r->lanes = (uint16_t)lanes;
+                r->width = 4;
                 rc = mg_trace_wg_put(&wg, r);
             }
             if (rc == 0) rc = mg_trace_wg_warp_end(&wg);
@@ -458,8 +474,9 @@ static int random_file(const char *path, uint32_t lanes)
 
 /* The reader's record form (decoded once, checked at the forms' extreme
  * lanes) gives the records of its bytes form, for every line's trace (at
- * 64 and 16 lanes) and for random records (lists among them, warps up to
- * 128 lanes), and a group past its budget stays in bytes form. */
+ * 64 and 16 lanes), for random records (lists among them, warps up to
+ * 128 lanes) and for a list of no value and groups of no record, and a
+ * group past its budget stays in bytes form. */
 static void test_reader_forms(void)
 {
     mg_gen *g = calloc(1, sizeof *g);
@@ -482,9 +499,11 @@ static void test_reader_forms(void)
     }
     static const uint32_t widths[] = {1, 16, 64, 100, 128};
     for (size_t i = 0; i < 5; i++) {              /* lists and wide warps */
-        CU_ASSERT_EQUAL_FATAL(random_file(path, widths[i]), 0);
+        CU_ASSERT_EQUAL_FATAL(random_file(path, widths[i], 300), 0);
         CU_ASSERT_TRUE(reads_alike(path, 0, &n, &kept) && reads_alike(path, 600, &n_small, &small));
     }
+    CU_ASSERT_EQUAL_FATAL(random_file(path, 16, -1), 0);   /* empty lists and groups */
+    CU_ASSERT_TRUE(reads_alike(path, 0, &n, &kept));
     remove(path);
     free(g);
     CU_ASSERT_TRUE(n > 50);
