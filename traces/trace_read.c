@@ -385,7 +385,10 @@ static int check_wg(mg_trace_reader *r, mg_trace_wg *wg, mg_diag *d)
         r->rec_off[k] = wg->nrecs;
         for (;;) {
             size_t start = c.pos;
-            int in_place = keep && wg->nrecs < wg->recs_cap;   /* (always, when keep) */
+            /* (with keep, a record always finds room: recs_reserve()
+             * made it for the counts the warp headers declare, which
+             * bound the records decoded) */
+            int in_place = keep && wg->nrecs < wg->recs_cap;
             mg_trace_drec *q = in_place ? &wg->recs[wg->nrecs] : &r->drec;
             rc = mg_trace_decode_drec(&c, q, r->vals, &e);
             if (rc <= 0) break;
