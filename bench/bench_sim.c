@@ -13,7 +13,7 @@
  *   simulation alone   in memory minus generation alone;
  *   from a file        the trace written to a temporary file, then replayed
  *                      with `mgsim run --trace`'s reader (decoding and
- *                      checking every record).
+ *                      checking every record), the best of RUNS runs.
  * Every run must give the same statistics; the line "identical" says so.
  * With --csv, one row per run is appended to FILE (a header first when the
  * file is new or empty): the date, commit and machine given, then the
@@ -76,8 +76,9 @@ static double time_gen(const mg_gen *g)
     return t;
 }
 
-/* Replay the trace written to a temporary file; returns the seconds, or a
- * negative value when the file cannot be written or read (message in d). */
+/* Replay the trace written to a temporary file, the best of RUNS runs
+ * (opening the file included); returns the seconds, or a negative value
+ * when the file cannot be written or read (message in d). */
 static double time_file(const mg_device *dev, const mg_gen *g, const mg_sim_stats *ref,
                         int *identical, mg_diag *d)
 {
@@ -87,21 +88,28 @@ static double time_file(const mg_device *dev, const mg_gen *g, const mg_sim_stat
     mg_gen_stream gs;
     mg_trace_source src = mg_gen_source(&gs, g);
     if (mg_trace_write_all(path, &src, d)) return -1;
-    double t = -1;
-    mg_trace_reader *rd = mg_trace_reader_open(path, d);
-    if (rd) {
-        mg_trace_source fsrc = mg_trace_reader_source(rd);
-        mg_sim_opts o = {.quiet = 1};
-        mg_sim_stats st;
-        double t0 = now();
-        if (mg_sim_run(dev, &fsrc, &o, &st, d) == 0) {
-            t = now() - t0;
-            if (memcmp(&st, ref, sizeof st)) *identical = 0;
+    double best = -1;
+    for (int run = 0; run < RUNS; run++) {
+        double t0 = now(), t = -1;
+        mg_trace_reader *rd = mg_trace_reader_open(path, d);
+        if (rd) {
+            mg_trace_source fsrc = mg_trace_reader_source(rd);
+            mg_sim_opts o = {.quiet = 1};
+            mg_sim_stats st;
+            if (mg_sim_run(dev, &fsrc, &o, &st, d) == 0) {
+                t = now() - t0;
+                if (memcmp(&st, ref, sizeof st)) *identical = 0;
+            }
+            mg_trace_reader_close(rd);
         }
-        mg_trace_reader_close(rd);
+        if (t < 0) {
+            best = -1;
+            break;
+        }
+        if (best < 0 || t < best) best = t;
     }
     remove(path);
-    return t;
+    return best;
 }
 
 static void print_figures(const figures *f)
@@ -118,8 +126,9 @@ static void print_figures(const figures *f)
            "%.2f M warp instructions/s, %.1f M lane accesses/s\n", f->t_gen, rate(wi, t_sim),
            rate(la, t_sim));
     if (f->t_file >= 0)
-        printf("  full simulation from a trace file (decoded and checked): %.3f s, "
-               "%.2f M warp instructions/s\n", f->t_file, rate(wi, f->t_file));
+        printf("  full simulation from a trace file (decoded and checked, best of %d): %.3f s, "
+               "%.2f M warp instructions/s (%.2fx the in-memory time)\n", RUNS, f->t_file,
+               rate(wi, f->t_file), f->t_mem > 0 ? f->t_file / f->t_mem : 0);
     printf("  peak memory %.1f MiB; every run identical: %s\n", f->peak_mem,
            f->identical ? "yes" : "NO");
 }

@@ -315,7 +315,10 @@ void mg_trace_writer_abort(mg_trace_writer *w);
 /* Stream a trace file with bounded memory.  Every check a reader can make
  * is made (magic, version, header limits, lanes <= warp width, object ids,
  * addresses inside their buffer or image, counts that would overflow, known
- * record types); errors name the file, the record index and byte offset. */
+ * record types); errors name the file, the record index and byte offset.
+ * mg_trace_reader_next_wg() hands a group out in record form when wg's
+ * want_recs is set and the group fits its record-form budget (recs_max),
+ * else in bytes form; the records and any error are the same either way. */
 mg_trace_reader *mg_trace_reader_open(const char *path, mg_diag *d);
 const mg_trace_header *mg_trace_reader_header(const mg_trace_reader *r);
 int  mg_trace_reader_next_wg(mg_trace_reader *r, mg_trace_wg *wg, mg_diag *d);

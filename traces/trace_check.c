@@ -170,3 +170,124 @@ int mg_trace_check_rec(const mg_trace_header *h, const mg_rec *r, char *why, siz
         return bad(why, n, "unknown record type %u", r->type);
     }
 }
+
+/* ---- the same checks on the record form, without expanding ------------------ */
+
+/* The first and last lane of mask m in [lo, hi) into *first, *last;
+ * 0 when none is set. */
+static int mask_span(const uint64_t m[2], unsigned lo, unsigned hi, unsigned *first,
+                     unsigned *last)
+{
+    uint64_t w[2];
+    for (unsigned h = 0; h < 2; h++) {
+        unsigned b = 64 * h;
+        uint64_t keep = ~(uint64_t)0;
+        if (lo > b) keep &= lo - b >= 64 ? 0 : ~(uint64_t)0 << (lo - b);
+        if (hi < b + 64) keep &= hi <= b ? 0 : ((uint64_t)1 << (hi - b)) - 1;
+        w[h] = m[h] & keep;
+    }
+    if (!w[0] && !w[1]) return 0;
+    *first = w[0] ? (unsigned)__builtin_ctzll(w[0]) : 64 + (unsigned)__builtin_ctzll(w[1]);
+    *last = w[1] ? 127 - (unsigned)__builtin_clzll(w[1]) : 63 - (unsigned)__builtin_clzll(w[0]);
+    return 1;
+}
+
+/* Nonzero when base + a x + c y, computed exactly (no wrap), lies in
+ * [lo, hi]. */
+static int value_in(int64_t base, int64_t a, int64_t c, uint32_t x, uint32_t y, int64_t lo,
+                    int64_t hi)
+{
+    int64_t ax, cy, v;
+    if (__builtin_mul_overflow(a, (int64_t)x, &ax) || __builtin_mul_overflow(c, (int64_t)y, &cy) ||
+        __builtin_add_overflow(base, ax, &v) || __builtin_add_overflow(v, cy, &v))
+        return 0;
+    return v >= lo && v <= hi;
+}
+
+/* Nonzero when every active lane of q's affine form (rows of q->p lanes)
+ * in dimension d lies in [lo, hi].  Within a row the value is monotone
+ * in the column, so each row's first and last active lanes bound the
+ * row's values: when their exact values are in range, so is every active
+ * lane's exact value, which then is its (wrapping) value too. */
+static int form_in(const mg_trace_drec *q, uint32_t lanes, int d, int64_t lo, int64_t hi)
+{
+    uint32_t p = q->p;
+    int64_t base = q->base[d], a = q->a[d], c = q->c[d], ap;
+    unsigned f, l;
+    if (p >= lanes || p == 1 || (!__builtin_mul_overflow(a, (int64_t)p, &ap) && ap == c)) {
+        int64_t s = p >= lanes ? a : c / (int64_t)p;      /* one row: base + s x lane */
+        if (!mask_span(q->mask, 0, lanes, &f, &l)) return 1;
+        return value_in(base, s, 0, f, 0, lo, hi) && value_in(base, s, 0, l, 0, lo, hi);
+    }
+    uint64_t full0 = lanes >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << lanes) - 1;
+    uint64_t full1 = lanes >= 128 ? ~(uint64_t)0 : lanes > 64 ? ((uint64_t)1 << (lanes - 64)) - 1 : 0;
+    if (q->mask[0] == full0 && q->mask[1] == full1) {
+        /* every lane: full rows 0 .. rows-2, whose values move linearly
+         * with the row (the first and the last bound them), and row
+         * rows-1 of k lanes */
+        uint32_t rows = (lanes + p - 1) / p, k = lanes - (rows - 1) * p;
+        return value_in(base, a, c, 0, 0, lo, hi) && value_in(base, a, c, p - 1, 0, lo, hi) &&
+               value_in(base, a, c, 0, rows - 1, lo, hi) &&
+               value_in(base, a, c, k - 1, rows - 1, lo, hi) &&
+               (rows < 2 || value_in(base, a, c, p - 1, rows - 2, lo, hi));
+    }
+    for (uint32_t y = 0, l0 = 0; l0 < lanes; y++, l0 += p) {
+        uint32_t end = lanes - l0 < p ? lanes : l0 + p;
+        if (!mask_span(q->mask, l0, end, &f, &l)) continue;
+        if (!value_in(base, a, c, f - l0, y, lo, hi) || !value_in(base, a, c, l - l0, y, lo, hi))
+            return 0;
+    }
+    return 1;
+}
+
+/* Nonzero when every active lane of q in dimension d (of dims) lies in
+ * [lo, hi]: the form's extreme lanes, or each of a list's values. */
+static int lanes_in(const mg_trace_drec *q, const int64_t *vals, uint32_t lanes, int dims, int d,
+                    int64_t lo, int64_t hi)
+{
+    if (q->q) return 0;                       /* planes: not from a file */
+    if (!q->list) return form_in(q, lanes, d, lo, hi);
+    unsigned n = (mg_popcount64(q->mask[0]) + mg_popcount64(q->mask[1])) * (unsigned)dims;
+    for (unsigned i = (unsigned)d; i < n; i += (unsigned)dims)
+        if (vals[i] < lo || vals[i] > hi) return 0;
+    return 1;
+}
+
+/* Nonzero when every active lane's byte address a of q has 0 <= a and
+ * a + width <= limit. */
+static int bytes_in(const mg_trace_drec *q, const int64_t *vals, uint32_t lanes, uint64_t limit)
+{
+    if (q->width > limit) return 0;
+    return lanes_in(q, vals, lanes, 1, 0, 0, (int64_t)(limit - q->width));
+}
+
+int mg_trace_check_drec(const mg_trace_header *h, const mg_trace_drec *q, uint32_t lanes,
+                        const int64_t *vals)
+{
+    if (lanes > h->warp_width) return 0;
+    switch (q->type) {
+    case MG_REC_TEX_READ:
+    case MG_REC_IMG_WRITE: {
+        if (q->obj >= h->n_images) return 0;
+        const mg_trace_image *im = &h->images[q->obj];
+        return lanes_in(q, vals, lanes, 2, 0, 0, (int64_t)im->width - 1) &&
+               lanes_in(q, vals, lanes, 2, 1, 0, (int64_t)im->height - 1);
+    }
+    case MG_REC_BUF_LOAD:
+    case MG_REC_BUF_STORE:
+    case MG_REC_CONST_LOAD: {
+        if (q->obj >= h->n_buffers) return 0;
+        const mg_trace_buffer *b = &h->buffers[q->obj];
+        int want = q->type == MG_REC_CONST_LOAD ? MG_SPACE_CONSTANT : MG_SPACE_GLOBAL;
+        return b->space == want && bytes_in(q, vals, lanes, b->bytes);
+    }
+    case MG_REC_LOCAL_LOAD:
+    case MG_REC_LOCAL_STORE:
+        return q->obj == 0 && bytes_in(q, vals, lanes, h->local_bytes);
+    case MG_REC_ALU:
+    case MG_REC_BARRIER:
+        return 1;
+    default:
+        return 0;
+    }
+}

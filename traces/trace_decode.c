@@ -1,7 +1,9 @@
 /*
  * trace_decode.c - the record decoder: walks one warp's bytes with a
- * cursor, checking every byte against FORMAT.md section 5.  Checks that
- * need the header (object ids, address ranges) are in trace_check.c.
+ * cursor, checking every byte against FORMAT.md section 5, into the record
+ * form (mg_trace_decode_drec: what the reader keeps) or, through it, an
+ * expanded mg_rec (mg_trace_decode).  Checks that need the header (object
+ * ids, address ranges) are in trace_check.c.
  */
 #include "traces/trace_internal.h"
 
@@ -72,7 +74,7 @@ typedef struct dec {
 } dec;
 
 /* Read a uvar that must be <= max; what names the field in messages. */
-static int get(dec *s, uint64_t max, const char *what, uint64_t *v)
+static int get_long(dec *s, uint64_t max, const char *what, uint64_t *v)
 {
     int rc = mg_trace_get_uvar(s->p, s->end, &s->pos, v);
     if (rc == -1)
@@ -84,8 +86,18 @@ static int get(dec *s, uint64_t max, const char *what, uint64_t *v)
     return 0;
 }
 
+/* As get_long(), inline for the usual one-byte varint in range. */
+static inline int get(dec *s, uint64_t max, const char *what, uint64_t *v)
+{
+    if (s->pos < s->end && s->p[s->pos] < 0x80 && s->p[s->pos] <= max) {
+        *v = s->p[s->pos++];
+        return 0;
+    }
+    return get_long(s, max, what, v);
+}
+
 /* Read an svar. */
-static int get_s(dec *s, const char *what, int64_t *v)
+static inline int get_s(dec *s, const char *what, int64_t *v)
 {
     uint64_t z;
     if (get(s, UINT64_MAX, what, &z)) return -1;
@@ -93,8 +105,8 @@ static int get_s(dec *s, const char *what, int64_t *v)
     return 0;
 }
 
-/* Decode the ALU body into r. */
-static int get_alu(dec *s, mg_rec *r)
+/* Decode the ALU body into q. */
+static int get_alu(dec *s, mg_trace_drec *q)
 {
     uint64_t cls, vec, n, flops, dep;
     if (get(s, MG_ALU_CLASS_COUNT - 1, "ALU class", &cls) || get(s, 16, "ALU vec", &vec) ||
@@ -109,19 +121,18 @@ static int get_alu(dec *s, mg_rec *r)
     if (dep == 0 || dep > n)
         return fail(s->e, s->start, "ALU dep %llu is not in 1..n (n = %llu)",
                     (unsigned long long)dep, (unsigned long long)n);
-    r->cls = (uint8_t)cls;
-    r->vec = (uint8_t)vec;
-    r->n = (uint32_t)n;
-    r->flops = (uint8_t)flops;
-    r->dep = (uint32_t)dep;
+    q->cls = (uint8_t)cls;
+    q->vec = (uint8_t)vec;
+    q->n = (uint32_t)n;
+    q->flops = (uint8_t)flops;
+    q->dep = (uint32_t)dep;
     return 0;
 }
 
 /* AFFINE and SAME bodies: the form's base (relative to ref), for AFFINE
- * its a and c, for each of the dims dimensions into n; then r's lane
- * addresses from the form (only the distinct lanes' for a distinct_only cursor, trace.h). */
-static inline int get_mem_form(dec *s, mg_trace_cursor *c, mg_rec *r, unsigned mode, int dims,
-                               const int64_t ref[2], mg_trace_site *n)
+ * its a and c, for each of the dims dimensions into n. */
+static inline int get_mem_form(dec *s, unsigned mode, int dims, const int64_t ref[2],
+                               mg_trace_site *n)
 {
     for (int d = 0; d < dims; d++) {
         int64_t db;
@@ -130,58 +141,47 @@ static inline int get_mem_form(dec *s, mg_trace_cursor *c, mg_rec *r, unsigned m
         if (mode == MG_MODE_AFFINE && (get_s(s, "a", &n->a[d]) || get_s(s, "c", &n->c[d])))
             return -1;
     }
-    r->form_p = n->p;
-    r->form = mg_trace_form_bits(dims, n->a, n->c);
-    if (c->distinct_only) mg_trace_cursor_lanes(c, r);
-    if (r->form && c->distinct_only && r->lanes <= 64) {     /* see trace.h */
-        mg_trace_expand_lanes(r, dims, n->p, n->base, n->a, n->c, c->ln, c->nln);
-    } else {
-        for (int d = 0; d < dims; d++)
-            mg_trace_expand(d ? r->b : r->a, r->mask, r->lanes, n->base[d], n->a[d], n->c[d],
-                            n->p);
-    }
     return 0;
 }
 
 /* LIST body: each active lane's address as a delta from the previous
- * one's (the first from ref); n's base becomes the first active lane's
- * address (ref when no lane is active). */
-static inline int get_mem_list(dec *s, mg_trace_cursor *c, mg_rec *r, int dims,
-                               const int64_t ref[2], mg_trace_site *n)
+ * one's (the first from ref), into vals (dims values per active lane, in
+ * lane order); n's base becomes the first active lane's address (ref when
+ * no lane is active). */
+static inline int get_mem_list(dec *s, const uint64_t mask[2], int dims, const int64_t ref[2],
+                               mg_trace_site *n, int64_t *vals)
 {
     int64_t prev[2] = {ref[0], ref[1]};
-    int first = 1;
-    for (unsigned l = 0; l < r->lanes; l++) {
-        if (!mg_rec_active(r, l)) continue;
-        for (int d = 0; d < dims; d++) {
-            int64_t dv;
-            if (get_s(s, "lane address delta", &dv)) return -1;
-            prev[d] = (int64_t)((uint64_t)prev[d] + (uint64_t)dv);
-            (d ? r->b : r->a)[l] = prev[d];
-            if (first) n->base[d] = prev[d];
+    unsigned k = 0;
+    for (int h = 0; h < 2; h++)
+        for (uint64_t m = mask[h]; m; m &= m - 1) {
+            for (int d = 0; d < dims; d++) {
+                int64_t dv;
+                if (get_s(s, "lane address delta", &dv)) return -1;
+                prev[d] = (int64_t)((uint64_t)prev[d] + (uint64_t)dv);
+                vals[k++] = prev[d];
+            }
         }
-        first = 0;
-    }
-    for (int d = 0; first && d < dims; d++) n->base[d] = ref[d];
-    if (c->distinct_only) mg_trace_cursor_lanes(c, r);   /* every lane */
+    for (int d = 0; d < dims; d++) n->base[d] = k ? vals[d] : ref[d];
     return 0;
 }
 
-/* Decode a memory body in `mode` into r, using and updating the cursor's
- * site slot. */
-static int get_mem(dec *s, mg_trace_cursor *c, mg_rec *r, unsigned mode)
+/* Decode a memory body in `mode` into q (vals: a LIST's values), using and
+ * updating the cursor's site slot. */
+static int get_mem(dec *s, mg_trace_cursor *c, mg_trace_drec *q, unsigned mode, uint32_t lanes,
+                   int64_t *vals)
 {
-    int dims = mg_rec_dims(r->type);
-    mg_trace_site *slot = &c->sites[r->site % MG_TRACE_SITE_SLOTS];
-    int same_site = slot->used && slot->site == r->site;
+    int dims = mg_rec_dims(q->type);
+    mg_trace_site *slot = &c->sites[q->site % MG_TRACE_SITE_SLOTS];
+    int same_site = slot->used && slot->site == q->site;
     int64_t ref[2] = {same_site ? slot->base[0] : 0, same_site ? slot->base[1] : 0};
-    mg_trace_site n = {.used = 1, .site = r->site};
+    mg_trace_site n = {.used = 1, .site = q->site};
     uint64_t v;
     if (mode == MG_MODE_SAME) {
         if (!same_site || !slot->affine)
             return fail(s->e, s->start,
                         "SAME address mode with no earlier affine record of site %u in this warp",
-                        r->site);
+                        q->site);
         n = *slot;
     } else {
         if (get(s, MG_TRACE_MAX_OBJS - 1, "object id", &v)) return -1;
@@ -191,21 +191,28 @@ static int get_mem(dec *s, mg_trace_cursor *c, mg_rec *r, unsigned mode)
         n.width = (uint32_t)v;
     }
     if (mode == MG_MODE_AFFINE) {
-        if (get(s, r->lanes, "AFFINE P", &v)) return -1;
-        if (v == 0) return fail(s->e, s->start, "AFFINE P is 0 (1..%u)", r->lanes);
+        if (get(s, lanes, "AFFINE P", &v)) return -1;
+        if (v == 0) return fail(s->e, s->start, "AFFINE P is 0 (1..%u)", lanes);
         n.p = (uint32_t)v;
         n.affine = 1;
     }
     int rc = mode == MG_MODE_AFFINE || mode == MG_MODE_SAME
-                 ? get_mem_form(s, c, r, mode, dims, ref, &n)
-                 : get_mem_list(s, c, r, dims, ref, &n);
+                 ? get_mem_form(s, mode, dims, ref, &n)
+                 : get_mem_list(s, q->mask, dims, ref, &n, vals);
     if (rc) return -1;
-    if (dims == 1)    /* 1D addresses: b is 0 for active lanes (mg_rec contract) */
-        for (unsigned l = 0; l < r->lanes; l++)
-            if (mg_rec_active(r, l)) r->b[l] = 0;
     *slot = n;
-    r->obj = (uint8_t)n.obj;
-    r->width = n.width;
+    q->obj = (uint8_t)n.obj;
+    q->width = n.width;
+    if (mode == MG_MODE_LIST) {
+        q->list = 1;
+        return 0;
+    }
+    q->p = n.p;
+    for (int d = 0; d < dims; d++) {
+        q->base[d] = n.base[d];
+        q->a[d] = n.a[d];
+        q->c[d] = n.c[d];
+    }
     return 0;
 }
 
@@ -253,16 +260,18 @@ static inline int check_type_byte(const dec *s, const mg_trace_cursor *c, unsign
 
 /* r's lane mask as type byte tb says: every lane, the previous record's,
  * or (w->lanes + 7) / 8 bytes with no bit past the last lane. */
-static inline int get_mask(dec *s, const mg_trace_cursor *c, const mg_trace_warp *w, mg_rec *r,
-                           unsigned tb)
+static inline int get_mask(dec *s, const mg_trace_cursor *c, const mg_trace_warp *w,
+                           uint64_t mask[2], unsigned tb)
 {
     if (tb & MG_TB_ALL) {
-        for (unsigned l = 0; l < w->lanes; l++) mg_rec_set_active(r, l);
+        mask[0] = w->lanes >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << w->lanes) - 1;
+        mask[1] = w->lanes >= 128 ? ~(uint64_t)0
+                  : w->lanes > 64 ? ((uint64_t)1 << (w->lanes - 64)) - 1 : 0;
         return 0;
     }
     if (tb & MG_TB_PREV) {
-        r->mask[0] = c->prev_mask[0];
-        r->mask[1] = c->prev_mask[1];
+        mask[0] = c->prev_mask[0];
+        mask[1] = c->prev_mask[1];
         return 0;
     }
     unsigned nb = (w->lanes + 7) / 8;
@@ -270,7 +279,7 @@ static inline int get_mask(dec *s, const mg_trace_cursor *c, const mg_trace_warp
         return fail(s->e, s->start,
                     "truncated record: the warp's bytes end inside its lane mask");
     for (unsigned i = 0; i < nb; i++)
-        r->mask[i >> 3] |= (uint64_t)s->p[s->pos + i] << (8 * (i & 7));
+        mask[i >> 3] |= (uint64_t)s->p[s->pos + i] << (8 * (i & 7));
     s->pos += nb;
     unsigned pad = nb * 8 - w->lanes;
     if (pad && (s->p[s->pos - 1] >> (8 - pad)))
@@ -279,42 +288,24 @@ static inline int get_mask(dec *s, const mg_trace_cursor *c, const mg_trace_warp
     return 0;
 }
 
-/* r's fields as a fresh record of the type, site and warp: no lanes, no
- * ALU or memory fields. */
-static inline void rec_start(mg_rec *r, unsigned type, uint64_t site, const mg_trace_warp *w)
-{
-    r->type = (uint8_t)type;
-    r->site = (uint16_t)site;
-    r->lanes = (uint16_t)w->lanes;
-    r->mask[0] = r->mask[1] = 0;
-    r->cls = r->vec = r->flops = 0;
-    r->n = 0;
-    r->obj = 0;
-    r->width = 0;
-    r->form_p = 0;
-    r->form = 0;
-}
-
 /* The record's body by its type: ALU fields, a barrier's fence, or a
  * memory access's addresses in `mode`. */
-static inline int get_body(dec *s, mg_trace_cursor *c, mg_rec *r, unsigned mode)
+static inline int get_body(dec *s, mg_trace_cursor *c, mg_trace_drec *q, unsigned mode,
+                           uint32_t lanes, int64_t *vals)
 {
-    if (r->type == MG_REC_ALU) return get_alu(s, r);
-    if (r->type == MG_REC_BARRIER) {
+    if (q->type == MG_REC_ALU) return get_alu(s, q);
+    if (q->type == MG_REC_BARRIER) {
         uint64_t fence;
         int rc = get(s, 3, "barrier fence", &fence);
-        r->obj = (uint8_t)fence;
+        q->obj = (uint8_t)fence;
         return rc;
     }
-    return get_mem(s, c, r, mode);
+    return get_mem(s, c, q, mode, lanes, vals);
 }
 
-int mg_trace_decode(mg_trace_cursor *c, mg_rec *r, mg_trace_err *e)
+int mg_trace_decode_drec(mg_trace_cursor *c, mg_trace_drec *q, int64_t *vals, mg_trace_err *e)
 {
     const mg_trace_wg *wg = c->wg;
-    if (!wg || c->warp >= wg->n_warps)
-        return fail(e, 0, "no warp %u in this work group", c->warp);
-    if (wg->in_recs) return mg_trace_drec_next(c, r);
     const mg_trace_warp *w = &wg->warps[c->warp];
     int more = warp_has_next(c, w, e);
     if (more <= 0) return more;
@@ -323,14 +314,31 @@ int mg_trace_decode(mg_trace_cursor *c, mg_rec *r, mg_trace_err *e)
     if (check_type_byte(&s, c, tb)) return -1;
     uint64_t site;
     if (get(&s, UINT16_MAX, "site", &site)) return -1;
-    rec_start(r, tb & MG_TB_TYPE, site, w);
-    if (get_mask(&s, c, w, r, tb) || get_body(&s, c, r, (tb & MG_TB_MODE) >> MG_TB_MODE_SHIFT))
+    static const mg_trace_drec zero;
+    *q = zero;                 /* (a copy, not a memset: gcc's rep stos is slow here) */
+    q->type = (uint8_t)(tb & MG_TB_TYPE);
+    q->site = (uint16_t)site;
+    if (get_mask(&s, c, w, q->mask, tb) ||
+        get_body(&s, c, q, (tb & MG_TB_MODE) >> MG_TB_MODE_SHIFT, w->lanes, vals))
         return -1;
-    c->prev_mask[0] = r->mask[0];
-    c->prev_mask[1] = r->mask[1];
+    c->prev_mask[0] = q->mask[0];
+    c->prev_mask[1] = q->mask[1];
     c->pos = s.pos;
     c->index++;
     return 1;
+}
+
+int mg_trace_decode(mg_trace_cursor *c, mg_rec *r, mg_trace_err *e)
+{
+    const mg_trace_wg *wg = c->wg;
+    if (!wg || c->warp >= wg->n_warps)
+        return fail(e, 0, "no warp %u in this work group", c->warp);
+    if (wg->in_recs) return mg_trace_drec_next(c, r);
+    mg_trace_drec q;
+    int64_t vals[2 * MG_TRACE_MAX_LANES];
+    int rc = mg_trace_decode_drec(c, &q, vals, e);
+    if (rc == 1) mg_trace_drec_expand(c, &q, vals, wg->warps[c->warp].lanes, r);
+    return rc;
 }
 
 int mg_trace_cursor_next(mg_trace_cursor *c, mg_rec *r, mg_diag *d)

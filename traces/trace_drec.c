@@ -378,9 +378,19 @@ int mg_trace_drec_next(mg_trace_cursor *c, mg_rec *r)
     if (c->index >= w->n_records) return 0;
     const mg_trace_drec *q = &wg->recs[w->off + c->index++];
     if (c->index < w->n_records) __builtin_prefetch(q + 1);   /* read later: warps interleave */
+    c->prev_mask[0] = q->mask[0];
+    c->prev_mask[1] = q->mask[1];
+    /* (a list of no active lane may have no pool behind it) */
+    mg_trace_drec_expand(c, q, q->list && wg->pool ? wg->pool + q->base[0] : NULL, w->lanes, r);
+    return 1;
+}
+
+void mg_trace_drec_expand(mg_trace_cursor *c, const mg_trace_drec *q, const int64_t *vals,
+                          uint32_t lanes, mg_rec *r)
+{
     r->type = q->type;
     r->site = q->site;
-    r->lanes = (uint16_t)w->lanes;
+    r->lanes = (uint16_t)lanes;
     r->mask[0] = q->mask[0];
     r->mask[1] = q->mask[1];
     r->cls = q->cls;
@@ -390,14 +400,12 @@ int mg_trace_drec_next(mg_trace_cursor *c, mg_rec *r)
     if (q->type == MG_REC_ALU) r->dep = q->dep;
     r->obj = q->obj;
     r->width = q->width;
-    c->prev_mask[0] = q->mask[0];
-    c->prev_mask[1] = q->mask[1];
     int dims = mg_rec_dims(q->type);
     r->form_p = 0;
     r->form = 0;
-    if (!dims) return 1;
+    if (!dims) return;
     if (q->list) {
-        const int64_t *v = wg->pool + q->base[0];
+        const int64_t *v = vals;
         for (int h = 0; h < 2; h++)
             for (uint64_t m = q->mask[h]; m; m &= m - 1) {
                 unsigned l = 64u * (unsigned)h + (unsigned)__builtin_ctzll(m);
@@ -405,7 +413,7 @@ int mg_trace_drec_next(mg_trace_cursor *c, mg_rec *r)
                 r->b[l] = dims == 2 ? *v++ : 0;
             }
         if (c->distinct_only) mg_trace_cursor_lanes(c, r);
-        return 1;
+        return;
     }
     r->form_p = q->p;
     if (q->q) {               /* planes: lanes within a row may share an address */
@@ -416,30 +424,29 @@ int mg_trace_drec_next(mg_trace_cursor *c, mg_rec *r)
         const uint8_t *ln = all;
         uint32_t n;
         if (c->distinct_only) mg_trace_cursor_lanes(c, r);
-        if (r->form && c->distinct_only && w->lanes <= 64) {
+        if (r->form && c->distinct_only && lanes <= 64) {
             ln = c->ln;
             n = c->nln;
         } else {
             n = active_lanes(r, all);
         }
         planes_fill(r, dims, q, ln, n);
-        return 1;
+        return;
     }
     r->form = mg_trace_form_bits(dims, q->a, q->c);
     if (c->distinct_only) mg_trace_cursor_lanes(c, r);
-    if (r->form && c->distinct_only && w->lanes <= 64) {
+    if (r->form && c->distinct_only && lanes <= 64) {
         mg_trace_expand_lanes(r, dims, q->p, q->base, q->a, q->c, c->ln, c->nln);
-        return 1;
+        return;
     }
-    mg_trace_expand(r->a, q->mask, w->lanes, q->base[0], q->a[0], q->c[0], q->p);
+    mg_trace_expand(r->a, q->mask, lanes, q->base[0], q->a[0], q->c[0], q->p);
     if (dims == 2) {
-        mg_trace_expand(r->b, q->mask, w->lanes, q->base[1], q->a[1], q->c[1], q->p);
+        mg_trace_expand(r->b, q->mask, lanes, q->base[1], q->a[1], q->c[1], q->p);
     } else {
         for (int h = 0; h < 2; h++)
             for (uint64_t m = q->mask[h]; m; m &= m - 1)
                 r->b[64u * (unsigned)h + (unsigned)__builtin_ctzll(m)] = 0;
     }
-    return 1;
 }
 
 int mg_trace_wg_to_bytes(mg_trace_wg *wg)

@@ -132,7 +132,7 @@ int mg_trace_writer_put_wg(mg_trace_writer *w, const mg_trace_wg *wg, mg_diag *d
         w_uvar(f, wp->lanes);
         w_uvar(f, wp->n_records);
         w_uvar(f, wp->len);
-        fwrite(wg->bytes + wp->off, 1, wp->len, f);
+        if (wp->len) fwrite(wg->bytes + wp->off, 1, wp->len, f);    /* (no bytes: maybe no buffer) */
         w->n_records += wp->n_records;
     }
     w->n_wgs++;

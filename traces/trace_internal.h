@@ -129,6 +129,13 @@ void mg_trace_expand_lanes(mg_rec *r, int dims, uint32_t p, const int64_t base[2
  * *r, as the decoder would.  Returns 1, or 0 at the end of the warp. */
 int mg_trace_drec_next(mg_trace_cursor *c, mg_rec *r);
 
+/* Expand record q of a warp of `lanes` lanes into *r (vals: a list's
+ * values, dims per active lane in lane order; unused for a form), as
+ * mg_trace_drec_next() does, honouring c->distinct_only (c->prev_mask is
+ * left as it is). */
+void mg_trace_drec_expand(mg_trace_cursor *c, const mg_trace_drec *q, const int64_t *vals,
+                          uint32_t lanes, mg_rec *r);
+
 /* Encode wg, in record form, in place: its records so far, the open warp
  * (if any) left open with the encoder's state to go on.  Returns 0, -1 on
  * OOM (wg unchanged). */
@@ -149,6 +156,14 @@ typedef struct mg_trace_err {
  * diag: 1 record, 0 end of warp, -1 malformed (e filled). */
 int mg_trace_decode(mg_trace_cursor *c, mg_rec *r, mg_trace_err *e);
 
+/* Decode the next record of c's warp, which must be in bytes form, into
+ * the record form q (its form as the file gives it: p, base, a, c; q, q2,
+ * off, e, g zero), a LIST's values, dims per active lane in lane order,
+ * into vals (room for 2 x MG_TRACE_MAX_LANES) with q->list set and
+ * q->base[0] left 0.  Every check of mg_trace_decode() is made, with the
+ * same messages.  1 record, 0 end of warp, -1 malformed (e filled). */
+int mg_trace_decode_drec(mg_trace_cursor *c, mg_trace_drec *q, int64_t *vals, mg_trace_err *e);
+
 /* ---- checks against the header (trace_check.c) ----------------------------- */
 
 /* Check a header's fields against FORMAT.md section 3.  Returns 0, or -1
@@ -159,6 +174,17 @@ int mg_trace_check_header(const mg_trace_header *h, char *why, size_t n);
  * ids and spaces, every active lane's address in range.  Returns 0, or -1
  * with a reason in why. */
 int mg_trace_check_rec(const mg_trace_header *h, const mg_rec *r, char *why, size_t n);
+
+/* The same checks on record q of a warp of `lanes` lanes in record form
+ * (vals: a list's values, as mg_trace_decode_drec() gives them), without
+ * expanding it: an affine form is checked at its extreme active lanes
+ * (the first and last active lane of each row), whose exact values bound
+ * every active lane's.  Returns 1 when q passes every check of
+ * mg_trace_check_rec(), 0 when it may not (a check fails, or a value
+ * would wrap): the caller then expands q and calls mg_trace_check_rec()
+ * for the verdict and its message. */
+int mg_trace_check_drec(const mg_trace_header *h, const mg_trace_drec *q, uint32_t lanes,
+                        const int64_t *vals);
 
 /* ---- reading from memory (trace_read.c) ----------------------------------- */
 

@@ -5,8 +5,13 @@
  * before anything is allocated for it, a warp's bytes are read in chunks so
  * a declared length never allocates more than the file holds (plus 1 MiB),
  * and every record is decoded and checked against the header before the
- * work group is handed out.  Errors are one line: the file, the record
- * index (counting from 0 over the file) where one applies, the byte offset.
+ * work group is handed out.  A consumer that wants the record form
+ * (wg->want_recs: the simulator) gets the group decoded once, as the
+ * generator would hand it over (affine forms, not per-lane addresses),
+ * within the group's record-form budget; the forms are checked at their
+ * extreme lanes, and lane by lane only where that cannot vouch for them.
+ * Errors are one line: the file, the record index (counting from 0 over
+ * the file) where one applies, the byte offset.
  */
 #include "traces/trace_internal.h"
 
@@ -29,7 +34,10 @@ struct mg_trace_reader {
     uint64_t n_wgs, n_records;   /* read so far */
     int state;                   /* 0 reading, 1 ended cleanly, -1 failed */
     uint64_t warp_off[MG_TRACE_MAX_WARPS];   /* file offset of each warp's bytes */
-    mg_rec rec;                  /* scratch for checking records */
+    size_t rec_off[MG_TRACE_MAX_WARPS];      /* index of each warp's first kept record */
+    mg_trace_drec drec;          /* scratch: a record not kept */
+    int64_t vals[2 * MG_TRACE_MAX_LANES];    /* a LIST record's values */
+    mg_rec rec;                  /* scratch: a record checked lane by lane */
 };
 
 /* Add "NAME: " + message to d, mark the reader failed, return -1. */
@@ -302,27 +310,95 @@ static int read_warp_bytes(mg_trace_reader *r, mg_trace_wg *wg, size_t n, mg_dia
     return 0;
 }
 
+/* Make room in wg's record form for every record its warp headers
+ * declare, within the group's budget (trace.h, recs_max).  Returns 1, or
+ * 0 when they would not fit (the group then stays in bytes form). */
+static int recs_reserve(mg_trace_wg *wg)
+{
+    size_t n = 0, max = wg->recs_max ? wg->recs_max : MG_TRACE_RECS_MAX;
+    for (uint32_t k = 0; k < wg->n_warps; k++) n += wg->warps[k].n_records;
+    if (n > max / sizeof *wg->recs) return 0;
+    if (wg->recs_cap < n) {
+        mg_trace_drec *q = realloc(wg->recs, n * sizeof *q);
+        if (!q) return 0;
+        wg->recs = q;
+        wg->recs_cap = n;
+    }
+    wg->nrecs = wg->npool = 0;
+    return 1;
+}
+
+/* Keep record q (decoded in place at wg->recs[wg->nrecs]) and, for a
+ * list, its values in wg->pool.  Returns 1, or 0 when the pool would
+ * outgrow the group's budget (or memory): nothing more is kept. */
+static int keep_rec(mg_trace_wg *wg, mg_trace_drec *q, const int64_t *vals)
+{
+    if (q->list) {
+        size_t n = (size_t)(mg_popcount64(q->mask[0]) + mg_popcount64(q->mask[1])) *
+                   (size_t)mg_rec_dims(q->type);
+        size_t max = wg->recs_max ? wg->recs_max : MG_TRACE_RECS_MAX;
+        size_t need = wg->npool + n;
+        if (wg->nrecs * sizeof *wg->recs + need * sizeof *wg->pool > max) return 0;
+        if (wg->pool_cap < need) {
+            size_t cap = wg->pool_cap ? wg->pool_cap : 1024;
+            while (cap < need) cap *= 2;
+            int64_t *pl = realloc(wg->pool, cap * sizeof *pl);
+            if (!pl) return 0;
+            wg->pool = pl;
+            wg->pool_cap = cap;
+        }
+        q->base[0] = (int64_t)wg->npool;
+        if (n) memcpy(wg->pool + wg->npool, vals, n * sizeof *vals);
+        wg->npool = need;
+    }
+    wg->nrecs++;
+    return 1;
+}
+
+/* Check record q of warp c against the header the cheap way, and when
+ * that cannot vouch for it, lane by lane (the verdict and message of
+ * mg_trace_check_rec()).  0, or -1 with the reason in e->what. */
+static int check_drec(mg_trace_reader *r, mg_trace_cursor *c, const mg_trace_drec *q,
+                      uint32_t lanes, mg_trace_err *e)
+{
+    if (mg_trace_check_drec(&r->h, q, lanes, r->vals)) return 0;
+    mg_trace_drec_expand(c, q, r->vals, lanes, &r->rec);
+    return mg_trace_check_rec(&r->h, &r->rec, e->what, sizeof e->what);
+}
+
 /* Decode every record of wg and check it against the header; the first
  * failure is reported with its record index (over the file) and the file
- * offset of the record. */
-static int check_wg(mg_trace_reader *r, const mg_trace_wg *wg, mg_diag *d)
+ * offset of the record.  When the consumer wants the record form
+ * (wg->want_recs) and the group fits its budget, the records are decoded
+ * straight into it and the group is handed out in record form; else it
+ * stays in bytes form. */
+static int check_wg(mg_trace_reader *r, mg_trace_wg *wg, mg_diag *d)
 {
     uint64_t index = r->n_records;
+    int keep = wg->want_recs && recs_reserve(wg);
     for (uint32_t k = 0; k < wg->n_warps; k++) {
         mg_trace_cursor c;
         mg_trace_cursor_init(&c, wg, k);
+        uint32_t lanes = wg->warps[k].lanes;
         mg_trace_err e;
         int rc;
+        r->rec_off[k] = wg->nrecs;
         for (;;) {
             size_t start = c.pos;
-            rc = mg_trace_decode(&c, &r->rec, &e);
+            /* (with keep, a record always finds room: recs_reserve()
+             * made it for the counts the warp headers declare, which
+             * bound the records decoded) */
+            int in_place = keep && wg->nrecs < wg->recs_cap;
+            mg_trace_drec *q = in_place ? &wg->recs[wg->nrecs] : &r->drec;
+            rc = mg_trace_decode_drec(&c, q, r->vals, &e);
             if (rc <= 0) break;
-            if (mg_trace_check_rec(&r->h, &r->rec, e.what, sizeof e.what)) {
+            if (check_drec(r, &c, q, lanes, &e)) {
                 e.off = start;
                 c.index--;                   /* name the record that failed */
                 rc = -1;
                 break;
             }
+            if (keep) keep = in_place && keep_rec(wg, q, r->vals);
         }
         if (rc < 0)
             return rfail(r, d, "record %llu at byte offset %llu (work group %u,%u,%u, warp %u): %s",
@@ -330,6 +406,13 @@ static int check_wg(mg_trace_reader *r, const mg_trace_wg *wg, mg_diag *d)
                          (unsigned long long)(r->warp_off[k] + (e.off - wg->warps[k].off)),
                          wg->id[0], wg->id[1], wg->id[2], k, e.what);
         index += c.index;
+    }
+    if (keep) {                              /* hand the group out in record form */
+        for (uint32_t k = 0; k < wg->n_warps; k++) {
+            wg->warps[k].off = r->rec_off[k];
+            wg->warps[k].len = wg->warps[k].n_records;
+        }
+        wg->in_recs = 1;
     }
     return 0;
 }

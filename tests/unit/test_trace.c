@@ -514,13 +514,24 @@ static void test_corpus(void)
         char path[256];
         snprintf(path, sizeof path, "tests/bad/traces/%s", bad[i].name);
         committed(path, bad[i].bytes, bad[i].len);
-        /* every bad file fails, from memory as from a file */
-        rd = mg_trace_reader_open_mem(bad[i].bytes, bad[i].len, bad[i].name, &d);
-        rc = rd ? 1 : -1;
-        while (rd && (rc = mg_trace_reader_next_wg(rd, &wg, &d)) == 1) {}
-        if (rc != -1) fprintf(stderr, "\n%s: read without an error\n", bad[i].name);
-        CU_ASSERT_EQUAL(rc, -1);
-        mg_trace_reader_close(rd);
+        /* every bad file fails, from memory as from a file, with the same
+         * message whether the groups are wanted in record form or not */
+        char msg[2][1024];
+        for (int want = 0; want < 2; want++) {
+            mg_diag dw;
+            mg_diag_init(&dw);
+            rd = mg_trace_reader_open_mem(bad[i].bytes, bad[i].len, bad[i].name, &dw);
+            rc = rd ? 1 : -1;
+            wg.want_recs = want;
+            while (rd && (rc = mg_trace_reader_next_wg(rd, &wg, &dw)) == 1) {}
+            if (rc != -1) fprintf(stderr, "\n%s: read without an error\n", bad[i].name);
+            CU_ASSERT_EQUAL(rc, -1);
+            snprintf(msg[want], sizeof msg[want], "%s", mg_diag_first(&dw));
+            mg_trace_reader_close(rd);
+            mg_diag_free(&dw);
+        }
+        CU_ASSERT_STRING_EQUAL(msg[0], msg[1]);
+        CU_ASSERT_TRUE(msg[0][0] != '\0');
         free(bad[i].bytes);
     }
     mg_trace_wg_free(&wg);

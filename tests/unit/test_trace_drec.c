@@ -324,6 +324,269 @@ static void test_distinct_lanes(void)
     CU_ASSERT_TRUE(reduced > 1000);
 }
 
+/* ---- reading a file into the record form ----------------------------------- */
+
+/* Every work group of file `path`, read in bytes form (want_recs 0) and
+ * in record form (want_recs 1, recs_max: its budget, 0 the default), reads
+ * back the same record by record, with and without distinct_only; *n
+ * counts the groups, *kept those handed out in record form. */
+static int reads_alike(const char *path, size_t recs_max, uint64_t *n, uint64_t *kept)
+{
+    mg_diag d;
+    mg_diag_init(&d);
+    mg_trace_reader *r0 = mg_trace_reader_open(path, &d), *r1 = mg_trace_reader_open(path, &d);
+    mg_rec *ra = malloc(sizeof *ra), *rb = malloc(sizeof *rb), *rc = malloc(sizeof *rc);
+    mg_trace_wg a, b;
+    mg_trace_wg_init(&a);
+    mg_trace_wg_init(&b);
+    int same = r0 && r1 && ra && rb && rc, g0 = 0, g1 = 0;
+    while (same && (g0 = mg_trace_reader_next_wg(r0, &a, &d)) == 1) {
+        b.want_recs = 1;
+        b.recs_max = recs_max;
+        g1 = mg_trace_reader_next_wg(r1, &b, &d);
+        same = g1 == 1 && !a.in_recs && a.n_warps == b.n_warps;
+        *kept += b.in_recs;
+        *n += 1;
+        for (uint32_t w = 0; same && w < a.n_warps; w++) {
+            mg_trace_cursor ca, cb, cc;
+            mg_trace_cursor_init(&ca, &a, w);
+            mg_trace_cursor_init(&cb, &b, w);
+            mg_trace_cursor_init(&cc, &b, w);
+            cc.distinct_only = 1;
+            int ga;
+            while (same && (ga = mg_trace_cursor_next(&ca, ra, NULL)) == 1) {
+                uint8_t ln[MG_TRACE_MAX_LANES];
+                same = mg_trace_cursor_next(&cb, rb, NULL) == 1 && same_rec(ra, rb, NULL, 0) &&
+                       mg_trace_cursor_next(&cc, rc, NULL) == 1;
+                unsigned nl = same ? mg_rec_distinct_lanes(rc, ln) : 0;
+                same = same && same_rec(ra, rc, ra->lanes <= 64 ? ln : NULL, nl);
+            }
+            same = same && ga == 0 && mg_trace_cursor_next(&cb, rb, NULL) == 0;
+        }
+    }
+    same = same && g0 == 0 && mg_trace_reader_next_wg(r1, &b, &d) == 0;
+    mg_diag_print(&d, stderr, path);
+    mg_diag_free(&d);
+    mg_trace_reader_close(r0);
+    mg_trace_reader_close(r1);
+    mg_trace_wg_free(&a);
+    mg_trace_wg_free(&b);
+    free(ra);
+    free(rb);
+    free(rc);
+    return same;
+}
+
+/* A random memory or ALU record for a file of random_header(): masks
+ * full, in rows or random; addresses affine in rows of a random P (steps
+ * often 0) or random lists, all inside their object. */
+static void random_file_rec(mg_rec *r, uint32_t lanes)
+{
+    static const uint8_t types[] = {MG_REC_ALU, MG_REC_TEX_READ, MG_REC_BUF_LOAD,
+                                    MG_REC_BUF_STORE, MG_REC_LOCAL_LOAD, MG_REC_CONST_LOAD,
+                                    MG_REC_IMG_WRITE};
+    random_rec(r, lanes);
+    if (r->type == MG_REC_ALU || r->type == MG_REC_BARRIER) return;
+    r->type = types[1 + rnd() % 6];
+    r->obj = r->type == MG_REC_CONST_LOAD ? 1 : 0;
+    int list = rnd() % 3 == 0;
+    uint32_t p = rnd() % 2 ? lanes : 1 + (uint32_t)(rnd() % lanes);
+    int64_t base[2], a[2], c[2];
+    for (int d = 0; d < 2; d++) {
+        base[d] = 5000 + (int64_t)(rnd() % 1000);
+        a[d] = rnd() % 2 ? 0 : (int64_t)(rnd() % 21) - 10;
+        c[d] = rnd() % 2 ? 0 : (int64_t)(rnd() % 61) - 30;
+    }
+    for (uint32_t l = 0; l < lanes; l++) {
+        r->a[l] = list ? (int64_t)(rnd() % 60000) : base[0] + a[0] * (l % p) + c[0] * (l / p);
+        r->b[l] = mg_rec_dims(r->type) < 2 ? 0
+                  : list ? (int64_t)(rnd() % 60000) : base[1] + a[1] * (l % p) + c[1] * (l / p);
+    }
+}
+
+/* The header of random_file(): warps of `lanes` lanes, 2 per work group,
+ * 3 work groups; an image, a global and a constant buffer, local memory. */
+static const mg_trace_header *random_header(uint32_t lanes)
+{
+    static mg_trace_header h;
+    memset(&h, 0, sizeof h);
+    snprintf(h.kernel, sizeof h.kernel, "random");
+    h.global[0] = 6 * lanes;
+    h.local[0] = 2 * lanes;
+    h.global[1] = h.global[2] = h.local[1] = h.local[2] = 1;
+    h.warp_width = lanes;
+    h.local_bytes = 65536;
+    h.n_images = 1;
+    snprintf(h.images[0].name, sizeof h.images[0].name, "img");
+    h.images[0].width = h.images[0].height = 65536;
+    h.images[0].channels = 4;
+    h.images[0].texel_bytes = 16;
+    h.n_buffers = 2;
+    for (int i = 0; i < 2; i++) {
+        snprintf(h.buffers[i].name, sizeof h.buffers[i].name, "buf%d", i);
+        h.buffers[i].bytes = 1 << 20;
+        h.buffers[i].space = (uint8_t)i;
+    }
+    return &h;
+}
+
+/* Write a file of random_header(lanes) to path with `per_warp` records a
+ * warp: random_file_rec()'s, or (per_warp < 0) in work group 1 a buffer
+ * load of no active lane (a LIST of no value, the group's only one) and
+ * in the others no record at all. */
+static int random_file(const char *path, uint32_t lanes, int per_warp)
+{
+    mg_diag d;
+    mg_diag_init(&d);
+    mg_trace_writer *w = mg_trace_writer_open(path, random_header(lanes), &d);
+    mg_rec *r = malloc(sizeof *r);
+    mg_trace_wg wg;
+    mg_trace_wg_init(&wg);
+    int rc = w && r ? 0 : -1;
+    for (uint32_t x = 0; x < 3 && rc == 0; x++) {
+        uint32_t id[3] = {x, 0, 0};
+        rc = mg_trace_wg_begin(&wg, id);
+        for (int k = 0; k < 2 && rc == 0; k++) {
+            rc = mg_trace_wg_warp_begin(&wg, lanes);
+            for (int i = 0; i < per_warp && rc == 0; i++) {
+                random_file_rec(r, lanes);
+                rc = mg_trace_wg_put(&wg, r);
+            }
+            if (per_warp < 0 && x == 1 && rc == 0) {
+                memset(r, 0, sizeof *r);
+                r->type = MG_REC_BUF_LOAD;
+                r->lanes = (uint16_t)lanes;
+                r->width = 4;
+                rc = mg_trace_wg_put(&wg, r);
+            }
+            if (rc == 0) rc = mg_trace_wg_warp_end(&wg);
+        }
+        if (rc == 0) rc = mg_trace_writer_put_wg(w, &wg, &d);
+    }
+    if (rc == 0) rc = mg_trace_writer_close(w, &d);
+    else if (w) mg_trace_writer_abort(w);
+    mg_diag_print(&d, stderr, path);
+    mg_diag_free(&d);
+    mg_trace_wg_free(&wg);
+    free(r);
+    return rc;
+}
+
+/* The reader's record form (decoded once, checked at the forms' extreme
+ * lanes) gives the records of its bytes form, for every line's trace (at
+ * 64 and 16 lanes), for random records (lists among them, warps up to
+ * 128 lanes) and for a list of no value and groups of no record, and a
+ * group past its budget stays in bytes form. */
+static void test_reader_forms(void)
+{
+    mg_gen *g = calloc(1, sizeof *g);
+    CU_ASSERT_FATAL(g != NULL);
+    char path[256];
+    snprintf(path, sizeof path, "/tmp/test_trace_drec_rd.%ld.mgt", (long)getpid());
+    uint64_t n = 0, kept = 0, n_small = 0, small = 0;
+    for (size_t i = 0; i < N_LINES; i++) {
+        CU_ASSERT_EQUAL_FATAL(ops_prepare(lines[i], i % 2 ? 16 : 64, g), 0);
+        mg_diag d;
+        mg_diag_init(&d);
+        mg_gen_stream gs;
+        mg_trace_source src = mg_gen_source(&gs, g);
+        CU_ASSERT_EQUAL_FATAL(mg_trace_write_all(path, &src, &d), 0);
+        mg_diag_free(&d);
+        int same = reads_alike(path, 0, &n, &kept) && reads_alike(path, 600, &n_small, &small);
+        if (!same) fprintf(stderr, "\n%s: the record form reads differently\n", lines[i]);
+        CU_ASSERT_TRUE(same);
+        mg_gen_free(g);
+    }
+    static const uint32_t widths[] = {1, 16, 64, 100, 128};
+    for (size_t i = 0; i < 5; i++) {              /* lists and wide warps */
+        CU_ASSERT_EQUAL_FATAL(random_file(path, widths[i], 300), 0);
+        CU_ASSERT_TRUE(reads_alike(path, 0, &n, &kept) && reads_alike(path, 600, &n_small, &small));
+    }
+    CU_ASSERT_EQUAL_FATAL(random_file(path, 16, -1), 0);   /* empty lists and groups */
+    CU_ASSERT_TRUE(reads_alike(path, 0, &n, &kept));
+    remove(path);
+    free(g);
+    CU_ASSERT_TRUE(n > 50);
+    CU_ASSERT_EQUAL(kept, n);              /* every group within the default budget */
+    CU_ASSERT_TRUE(small < n / 2);         /* a 600-byte budget keeps few */
+}
+
+/* A random affine form or list of `lanes` lanes over dims dimensions,
+ * values near [0, hi]: masks full, random or empty; small steps, or now
+ * and then huge ones that wrap. */
+static void random_form(mg_trace_drec *q, uint32_t lanes, int dims, int64_t hi, int64_t *vals)
+{
+    q->p = rnd() % 3 ? lanes : 1 + (uint32_t)(rnd() % lanes);
+    int full = rnd() % 3 == 0;
+    for (uint32_t l = 0; l < lanes; l++)
+        if (full || rnd() % 4) q->mask[l >> 6] |= (uint64_t)1 << (l & 63);
+    if (rnd() % 8 == 0) q->mask[0] = q->mask[1] = 0;
+    for (int d = 0; d < dims; d++) {
+        q->base[d] = (int64_t)(rnd() % (uint64_t)(hi + 40)) - 20;
+        q->a[d] = (int64_t)(rnd() % 9) - 4;
+        q->c[d] = (int64_t)(rnd() % 65) - 32;
+        if (rnd() % 16 == 0) q->a[d] = (int64_t)(rnd() | 1) >> (rnd() % 8);
+        if (rnd() % 16 == 0) q->c[d] = INT64_MAX / (int64_t)(1 + rnd() % 3);
+    }
+    if (rnd() % 5) return;
+    q->list = 1;
+    unsigned n = mg_popcount64(q->mask[0]) + mg_popcount64(q->mask[1]);
+    for (unsigned i = 0; i < n * (unsigned)dims; i++)
+        vals[i] = (int64_t)(rnd() % (uint64_t)(hi + 40)) - 20;
+}
+
+/* mg_trace_check_drec() never vouches for a record mg_trace_check_rec()
+ * refuses, and vouches for every one it accepts whose values cannot wrap
+ * (steps below 2^8: its extreme lanes are exact). */
+static void test_check_extremes(void)
+{
+    static mg_trace_header h;
+    memset(&h, 0, sizeof h);
+    h.warp_width = 128;
+    h.local_bytes = 4096;
+    h.n_images = 1;
+    h.images[0].width = 100;
+    h.images[0].height = 37;
+    h.n_buffers = 2;
+    h.buffers[0].bytes = 5000;
+    h.buffers[1].bytes = 300;
+    h.buffers[1].space = MG_SPACE_CONSTANT;
+    static const uint8_t types[] = {MG_REC_TEX_READ, MG_REC_BUF_LOAD, MG_REC_CONST_LOAD,
+                                    MG_REC_LOCAL_STORE, MG_REC_IMG_WRITE};
+    static const int64_t his[] = {100, 5000, 300, 4096, 100};
+    static const uint32_t widths[] = {1, 7, 16, 64, 100, 128};
+    mg_rec *r = malloc(sizeof *r);
+    CU_ASSERT_FATAL(r != NULL);
+    int64_t vals[2 * MG_TRACE_MAX_LANES];
+    unsigned wrong = 0, missed = 0, pass = 0, fail = 0;
+    for (int it = 0; it < 200000; it++) {
+        mg_trace_drec q;
+        memset(&q, 0, sizeof q);
+        unsigned t = (unsigned)(rnd() % 5);
+        uint32_t lanes = widths[rnd() % 6];
+        q.type = types[t];
+        q.obj = (uint8_t)(t == 2 ? 1 : rnd() % 16 == 0);       /* now and then a wrong one */
+        q.width = 1 + (uint32_t)(rnd() % 16);
+        random_form(&q, lanes, mg_rec_dims(q.type), his[t], vals);
+        mg_trace_cursor c;
+        mg_trace_cursor_init(&c, NULL, 0);
+        mg_trace_drec_expand(&c, &q, vals, lanes, r);
+        char why[256];
+        int ok = mg_trace_check_rec(&h, r, why, sizeof why) == 0;
+        int vouched = mg_trace_check_drec(&h, &q, lanes, vals);
+        int small = 1;
+        for (int d = 0; d < 2; d++) small &= q.a[d] > -256 && q.a[d] < 256 && q.c[d] > -256 && q.c[d] < 256;
+        wrong += vouched && !ok;
+        missed += ok && small && !vouched;
+        pass += ok;
+        fail += !ok;
+    }
+    CU_ASSERT_EQUAL(wrong, 0);
+    CU_ASSERT_EQUAL(missed, 0);
+    CU_ASSERT_TRUE(pass > 10000 && fail > 10000);      /* both verdicts well covered */
+    free(r);
+}
+
 /* ---- the simulation: in memory and from a file -------------------------------- */
 
 /* mg_sim_run on line's generated trace (record form) and on the same trace
@@ -379,6 +642,8 @@ int add_trace_drec_suite(void)
     return s && CU_add_test(s, "forms_agree", test_forms_agree) &&
                    CU_add_test(s, "random_records", test_random_records) &&
                    CU_add_test(s, "distinct_lanes", test_distinct_lanes) &&
+                   CU_add_test(s, "reader_forms", test_reader_forms) &&
+                   CU_add_test(s, "check_extremes", test_check_extremes) &&
                    CU_add_test(s, "sim_file_equals_memory", test_sim_file_equals_memory)
                ? 0 : -1;
 }
