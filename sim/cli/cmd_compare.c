@@ -4,10 +4,10 @@
  */
 #include "sim/cli/cli.h"
 #include "sim/analysis/curvecmp.h"
+#include "base/opts.h"
 #include "base/jsonfile.h"
 #include "base/jsonout.h"
 
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,10 +52,10 @@ int mg_cmd_compare(int argc, char **argv)
     };
     const char *meas = NULL, *model = NULL, *exf = NULL, *out = NULL;
     double lim = INFINITY;
-    opterr = 0;
-    optind = 0;
     int c;
-    while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+    mg_opts po;
+    mg_opts_start(&po, "mgsim", "compare", "o:h", opts);
+    while ((c = mg_opts_next(&po, argc, argv)) != -1) {
         switch (c) {
         case 'm': meas = optarg; break;
         case 'M': model = optarg; break;
@@ -69,9 +69,8 @@ int mg_cmd_compare(int argc, char **argv)
             break;
         }
         case 'h': compare_usage(stdout); return MG_EXIT_OK;
-        default:
-            return mg_cli_usage_error("compare", "unknown or incomplete option '%s'",
-                                      argv[optind - 1]);
+        default:                   /* base/opts.h printed why */
+            return MG_EXIT_BAD;
         }
     }
     if (!meas || !model || optind < argc)

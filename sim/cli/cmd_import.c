@@ -6,9 +6,9 @@
 #include "sim/cli/cli.h"
 #include "sim/calib/archprobe.h"
 #include "sim/vprobe/vprobe.h"
+#include "base/opts.h"
 #include "base/jsonout.h"
 
-#include <getopt.h>
 #include <string.h>
 
 static void import_usage(FILE *f)
@@ -65,17 +65,16 @@ int mg_cmd_import(int argc, char **argv)
         {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
     };
     const char *out = NULL, *name = NULL;
-    opterr = 0;
-    optind = 0;
     int c;
-    while ((c = getopt_long(argc, argv, "o:n:h", opts, NULL)) != -1) {
+    mg_opts po;
+    mg_opts_start(&po, "mgsim", "import", "o:n:h", opts);
+    while ((c = mg_opts_next(&po, argc, argv)) != -1) {
         switch (c) {
         case 'o': out = optarg; break;
         case 'n': name = optarg; break;
         case 'h': import_usage(stdout); return MG_EXIT_OK;
-        default:
-            return mg_cli_usage_error("import", "unknown or incomplete option '%s'",
-                                      argv[optind - 1]);
+        default:                   /* base/opts.h printed why */
+            return MG_EXIT_BAD;
         }
     }
     if (argc - optind != 2)
