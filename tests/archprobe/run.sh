@@ -11,7 +11,8 @@ MGSIM=$1
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 fail=0
-sh mk/compare_archprobe.sh "$MGSIM" "$tmp" > /dev/null || { echo "archprobe: compare failed"; exit 1; }
+sh mk/compare_archprobe.sh "$MGSIM" "$tmp" > /dev/null ||
+    { echo "archprobe: compare failed"; echo "archprobe: 0 passed, 1 failed"; exit 1; }
 # curve  tolerance (mean error %)
 while read -r curve tol; do
     got=$(awk -v c="$curve" '$1 == c {print $4}' "$tmp/compare.txt")
@@ -33,5 +34,7 @@ for f in compare.txt compare.json calibrated.json calibrate.txt import.txt vprob
     cmp -s "$tmp/$f" "configs/measured/pixel4/$f" ||
         { echo "archprobe: $f differs from configs/measured/pixel4/$f"; fail=$((fail+1)); }
 done
+# 13 checks: 6 curves' tolerances, the image knee, 6 output files
 [ $fail -eq 0 ] && echo "archprobe: 6 curves within tolerance, knee, outputs as committed"
+echo "archprobe: $((13 - fail)) passed, $fail failed"
 [ $fail -eq 0 ]
