@@ -71,6 +71,8 @@ deps:
 	@sh mk/deps.sh install
 
 $(BUILD)/probe/%.o: CFLAGS += -DCL_TARGET_OPENCL_VERSION=120
+# The installed configs, last on the config search path (sim/config/find.h).
+$(BUILD)/sim/config/find.o: CFLAGS += -DMGSIM_DATADIR='"$(PREFIX)/share/mgsim"'
 
 $(BUILD)/%.o: %.c | deps-ensure
 	@mkdir -p $(dir $@)

@@ -1,0 +1,140 @@
+/*
+ * find.c - device configs found by name through a search path (find.h).
+ */
+#include "sim/config/find.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/strsim.h"
+
+#ifndef MGSIM_DATADIR
+#define MGSIM_DATADIR "/usr/local/share/mgsim"
+#endif
+
+#define FIND_MAX_NAMES 256
+
+/* A path is what contains a '/' or ends in ".json"; anything else is a name. */
+static int is_path(const char *arg)
+{
+    size_t n = strlen(arg);
+    return strchr(arg, '/') || (n >= 5 && !strcmp(arg + n - 5, ".json")) || !strcmp(arg, "-");
+}
+
+static int is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The i-th entry of $MGSIM_PATH (empty entries skipped) into out; 1 if any. */
+static int env_dir(size_t i, char *out, size_t len)
+{
+    const char *p = getenv("MGSIM_PATH");
+    while (p && *p) {
+        const char *e = strchr(p, ':');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        if (n > 0 && i-- == 0) {
+            snprintf(out, len, "%.*s", (int)n, p);
+            return 1;
+        }
+        p = e ? e + 1 : NULL;
+    }
+    return 0;
+}
+
+static size_t env_count(void)
+{
+    char tmp[8];
+    size_t n = 0;
+    while (env_dir(n, tmp, sizeof tmp)) n++;
+    return n;
+}
+
+/* EXE/../REL for the running program (Linux /proc/self/exe); 0 if unknown. */
+static int exe_rel(const char *rel, char *out, size_t len)
+{
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) return 0;
+    exe[n] = 0;
+    char *slash = strrchr(exe, '/');
+    if (!slash) return 0;
+    *slash = 0;
+    return snprintf(out, len, "%s/../%s", exe, rel) < (int)len;
+}
+
+int mg_config_dir(size_t i, char *out, size_t len)
+{
+    if (i == 0) {
+        snprintf(out, len, ".");
+        return 1;
+    }
+    i--;
+    size_t ne = env_count();
+    if (i < ne) return env_dir(i, out, len);
+    i -= ne;
+    if (i == 0 || i == 1) {  /* "." again when the program's path is unknown */
+        if (!exe_rel(i == 0 ? "share/mgsim/configs" : "configs", out, len)) snprintf(out, len, ".");
+        return 1;
+    }
+    if (i == 2) {
+        snprintf(out, len, "%s/configs", MGSIM_DATADIR);
+        return 1;
+    }
+    return 0;
+}
+
+int mg_config_find(const char *arg, char *out, size_t len)
+{
+    static const char *const subs[] = {"", "/devices"};
+    snprintf(out, len, "%s", arg);
+    if (is_path(arg) || is_file(arg)) return 0;
+    char dir[4096], cand[4096];
+    for (size_t i = 0; mg_config_dir(i, dir, sizeof dir); i++) {
+        for (size_t f = 0; f < sizeof subs / sizeof subs[0]; f++) {
+            if (snprintf(cand, sizeof cand, "%s%s/%s.json", dir, subs[f], arg) >= (int)sizeof cand)
+                continue;
+            if (!is_file(cand)) continue;
+            if (snprintf(out, len, "%s", cand) >= (int)len) return MG_CONFIG_TOO_LONG;
+            return 1;
+        }
+    }
+    return MG_CONFIG_NOT_FOUND;
+}
+
+/* Add the NAME of every NAME.json in dir to names (malloc'd copies). */
+static void collect_names(const char *dir, char **names, size_t *n)
+{
+    DIR *dp = opendir(dir);
+    if (!dp) return;
+    for (struct dirent *e; (e = readdir(dp)) && *n < FIND_MAX_NAMES;) {
+        size_t l = strlen(e->d_name);
+        if (l <= 5 || strcmp(e->d_name + l - 5, ".json")) continue;
+        names[*n] = strndup(e->d_name, l - 5);
+        if (names[*n]) (*n)++;
+    }
+    closedir(dp);
+}
+
+const char *mg_config_hint(const char *arg, char *out, size_t len)
+{
+    out[0] = 0;
+    if (is_path(arg)) return out;
+    char *names[FIND_MAX_NAMES];
+    size_t n = 0;
+    char dir[4096], sub[4200];
+    for (size_t i = 0; mg_config_dir(i, dir, sizeof dir); i++) {
+        collect_names(dir, names, &n);
+        snprintf(sub, sizeof sub, "%s/devices", dir);
+        collect_names(sub, names, &n);
+    }
+    mg_hint h;
+    snprintf(out, len, "%s", mg_hint_near(&h, arg, (const char *const *)names, n, "'"));
+    for (size_t i = 0; i < n; i++) free(names[i]);
+    return out;
+}
