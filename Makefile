@@ -7,7 +7,8 @@
 #   make bench        benchmarks that print figures (never asserted)
 #   make validate-h100  the committed H100 and PoCL validation reports (mk/validate.sh)
 #   make memcheck     unit, golden and bad-input tests under valgrind
-#   make install PREFIX=/usr/local
+#   make install PREFIX=/usr/local [DESTDIR=...]   (mk/install.sh)
+#   make uninstall PREFIX=... [DESTDIR=...]
 #   make deps         install the Debian packages (apt-get; root or sudo)
 #   make clean
 #
@@ -48,6 +49,10 @@ PROBE_OBJS  := $(PROBE_SRCS:%.c=$(BUILD)/%.o)
 TEST_OBJS   := $(TEST_SRCS:%.c=$(BUILD)/%.o)
 BENCH_BINS  := $(BENCH_SRCS:%.c=$(BUILD)/%)
 LIB         := $(BUILD)/libmgsim.a
+VERSION     := $(shell sed -n 's/^\#define MG_VERSION "\(.*\)"/\1/p' sim/version.h)
+SOMAJOR     := $(firstword $(subst ., ,$(VERSION)))
+LIBSO       := $(BUILD)/libmgsim.so.$(VERSION)
+LIBDIR      ?= $(PREFIX)/lib
 
 MGSIM       := $(BINDIR)/mgsim
 MGPROBE     := $(BINDIR)/mgprobe
@@ -59,9 +64,9 @@ PROBE_LIBS  := -lOpenCL -lcjson -lm -lpthread
 
 .SECONDARY:
 
-.PHONY: all deps deps-ensure test test-run check run bench install clean golden-update memcheck
+.PHONY: all deps deps-ensure test test-run check run bench install uninstall clean golden-update memcheck
 
-all: $(MGSIM) $(MGPROBE)
+all: $(MGSIM) $(MGPROBE) $(LIBSO) $(BUILD)/mgsim.pc
 
 # Fast presence check; installs only when something is missing.
 deps-ensure:
@@ -78,9 +83,25 @@ $(BUILD)/%.o: %.c | deps-ensure
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
+# The library's objects serve both the static and the shared library:
+# position independent, and exporting only the public API (include/mgsim.h).
+# A build directory made before they were gets them (the stamp is newer).
+$(LIB_OBJS): CFLAGS += -fPIC -fvisibility=hidden
+$(LIB_OBJS): $(BUILD)/.lib-pic
+$(BUILD)/.lib-pic:
+	@mkdir -p $(dir $@) && touch $@
+
 $(LIB): $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
+
+$(LIBSO): $(LIB_OBJS)
+	$(CC) -shared -Wl,-soname,libmgsim.so.$(SOMAJOR) -Wl,--no-undefined $(LDFLAGS) -o $@ \
+	    $(LIB_OBJS) $(LIBS)
+
+$(BUILD)/mgsim.pc: mk/mgsim.pc.in sim/version.h
+	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@VERSION@|$(VERSION)|' \
+	    -e '/^# /d' $< > $@
 
 $(MGSIM): $(MGSIM_OBJS) $(LIB)
 	@mkdir -p $(dir $@)
@@ -141,16 +162,12 @@ validate-h100: deps-ensure
 	@sh mk/validate.sh "$(MGSIM)"
 
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
-	install -m 755 $(MGSIM) $(MGPROBE) $(DESTDIR)$(PREFIX)/bin/
-	for d in devices spaces rules suites; do \
-	    install -d $(DESTDIR)$(PREFIX)/share/mgsim/configs/$$d && \
-	    install -m 644 configs/$$d/*.json $(DESTDIR)$(PREFIX)/share/mgsim/configs/$$d/ || exit 1; \
-	done
-	install -m 644 configs/README.md $(DESTDIR)$(PREFIX)/share/mgsim/configs/
-	install -d $(DESTDIR)$(PREFIX)/share/mgsim/plots
-	install -m 644 plots/*.gp plots/README.md $(DESTDIR)$(PREFIX)/share/mgsim/plots/
-	install -m 644 doc/mgsim.1 doc/mgprobe.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	@PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" LIBDIR="$(LIBDIR)" BINDIR="$(BINDIR)" \
+	    BUILD="$(BUILD)" sh mk/install.sh install
+
+uninstall:
+	@PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" LIBDIR="$(LIBDIR)" BINDIR="$(BINDIR)" \
+	    BUILD="$(BUILD)" sh mk/install.sh uninstall
 
 clean:
 	rm -rf build $(BINDIR)

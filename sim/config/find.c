@@ -89,9 +89,11 @@ int mg_config_dir(size_t i, char *out, size_t len)
     return 0;
 }
 
+/* The folders of a search-path directory that may hold NAME.json. */
+static const char *const subs[] = {"", "/devices", "/configs/devices"};
+
 int mg_config_find(const char *arg, char *out, size_t len)
 {
-    static const char *const subs[] = {"", "/devices"};
     snprintf(out, len, "%s", arg);
     if (is_path(arg) || is_file(arg)) return 0;
     char dir[4096], cand[4096];
@@ -129,9 +131,10 @@ const char *mg_config_hint(const char *arg, char *out, size_t len)
     size_t n = 0;
     char dir[4096], sub[4200];
     for (size_t i = 0; mg_config_dir(i, dir, sizeof dir); i++) {
-        collect_names(dir, names, &n);
-        snprintf(sub, sizeof sub, "%s/devices", dir);
-        collect_names(sub, names, &n);
+        for (size_t f = 0; f < sizeof subs / sizeof subs[0]; f++) {
+            snprintf(sub, sizeof sub, "%s%s", dir, subs[f]);
+            collect_names(sub, names, &n);
+        }
     }
     mg_hint h;
     snprintf(out, len, "%s", mg_hint_near(&h, arg, (const char *const *)names, n, "'"));

@@ -3,8 +3,8 @@
  *
  * A config argument that contains a '/' or ends in ".json" is a path and is
  * used as written.  Any other word (`--config adreno640`) is a name: the
- * first existing file among DIR/NAME.json and DIR/devices/NAME.json, for
- * DIR in this order:
+ * first existing file among DIR/NAME.json, DIR/devices/NAME.json and
+ * DIR/configs/devices/NAME.json (a source tree), for DIR in this order:
  *
  *   1. the current directory
  *   2. each directory of $MGSIM_PATH (colon-separated; empty entries skipped)
