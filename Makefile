@@ -66,7 +66,7 @@ PROBE_LIBS  := -lOpenCL -lcjson -lm -lpthread
 
 .PHONY: all deps deps-ensure test test-run check run bench install uninstall clean golden-update memcheck
 
-all: $(MGSIM) $(MGPROBE) $(LIBSO) $(BUILD)/mgsim.pc
+all: $(MGSIM) $(MGPROBE) $(LIBSO)
 
 # Fast presence check; installs only when something is missing.
 deps-ensure:
@@ -99,10 +99,6 @@ $(LIBSO): $(LIB_OBJS)
 	$(CC) -shared -Wl,-soname,libmgsim.so.$(SOMAJOR) -Wl,--no-undefined $(LDFLAGS) -o $@ \
 	    $(LIB_OBJS) $(LIBS)
 
-$(BUILD)/mgsim.pc: mk/mgsim.pc.in sim/version.h
-	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@VERSION@|$(VERSION)|' \
-	    -e '/^# /d' $< > $@
-
 $(MGSIM): $(MGSIM_OBJS) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $(MGSIM_OBJS) $(LIB) $(LIBS)
@@ -124,7 +120,7 @@ $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
 test: deps-ensure
 	@$(MAKE) --no-print-directory test-run
 
-test-run: $(MGSIM) $(MGPROBE) $(UNIT)
+test-run: $(MGSIM) $(MGPROBE) $(UNIT) $(LIBSO)
 	@sh tests/run_all.sh "$(UNIT)" "$(MGSIM)" "$(MGPROBE)"
 
 check: deps-ensure

@@ -26,6 +26,13 @@ SOMAJOR=${VERSION%%.*}
 SHARE=$PREFIX/share/mgsim
 DOC=$PREFIX/share/doc/mgsim
 
+# mgsim.pc for this PREFIX and LIBDIR (from mk/mgsim.pc.in).
+PCDIR=$(mktemp -d) || exit 2
+trap 'rm -rf "$PCDIR"' EXIT
+PC=$PCDIR/mgsim.pc
+sed -e "s|@PREFIX@|$PREFIX|; s|@LIBDIR@|$LIBDIR|; s|@VERSION@|$VERSION|" -e '/^# /d' \
+    mk/mgsim.pc.in > "$PC"
+
 # Every installed file: "MODE SOURCE DEST-DIRECTORY" (SOURCE relative to
 # the repository; the file keeps its name).
 files() {
@@ -33,7 +40,7 @@ files() {
     echo "755 $BINDIR/mgprobe $PREFIX/bin"
     echo "644 $BUILD/libmgsim.a $LIBDIR"
     echo "755 $BUILD/libmgsim.so.$VERSION $LIBDIR"
-    echo "644 $BUILD/mgsim.pc $LIBDIR/pkgconfig"
+    echo "644 $PC $LIBDIR/pkgconfig"
     echo "644 include/mgsim.h $PREFIX/include"
     echo "644 python/mgsim.py $PYDIR"
     for f in configs/devices/*.json configs/spaces/*.json configs/rules/*.json \

@@ -1,9 +1,11 @@
 /*
  * find.c - device configs found by name through a search path (find.h).
  */
+#define _GNU_SOURCE   /* dladdr: the library's own path */
 #include "sim/config/find.h"
 
 #include <dirent.h>
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +57,14 @@ static size_t env_count(void)
     return n;
 }
 
+/* DIR/../REL for the folder DIR of the file `path`; 0 if it has none. */
+static int beside(const char *path, const char *rel, char *out, size_t len)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash) return 0;
+    return snprintf(out, len, "%.*s/../%s", (int)(slash - path), path, rel) < (int)len;
+}
+
 /* EXE/../REL for the running program (Linux /proc/self/exe); 0 if unknown. */
 static int exe_rel(const char *rel, char *out, size_t len)
 {
@@ -62,10 +72,17 @@ static int exe_rel(const char *rel, char *out, size_t len)
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (n <= 0) return 0;
     exe[n] = 0;
-    char *slash = strrchr(exe, '/');
-    if (!slash) return 0;
-    *slash = 0;
-    return snprintf(out, len, "%s/../%s", exe, rel) < (int)len;
+    return beside(exe, rel, out, len);
+}
+
+/* LIBDIR/../REL for the shared library this code is in (libmgsim.so,
+ * loaded by another program: a Python process); 0 when linked statically. */
+static int lib_rel(const char *rel, char *out, size_t len)
+{
+    Dl_info info;
+    if (!dladdr((void *)mg_config_find, &info) || !info.dli_fname) return 0;
+    if (!strstr(info.dli_fname, ".so")) return 0;
+    return beside(info.dli_fname, rel, out, len);
 }
 
 int mg_config_dir(size_t i, char *out, size_t len)
@@ -78,11 +95,14 @@ int mg_config_dir(size_t i, char *out, size_t len)
     size_t ne = env_count();
     if (i < ne) return env_dir(i, out, len);
     i -= ne;
-    if (i == 0 || i == 1) {  /* "." again when the program's path is unknown */
-        if (!exe_rel(i == 0 ? "share/mgsim/configs" : "configs", out, len)) snprintf(out, len, ".");
+    if (i <= 2) {  /* "." again when the program's or library's path is unknown */
+        int found = i == 0   ? exe_rel("share/mgsim/configs", out, len)
+                    : i == 1 ? exe_rel("configs", out, len)
+                             : lib_rel("share/mgsim/configs", out, len);
+        if (!found) snprintf(out, len, ".");
         return 1;
     }
-    if (i == 2) {
+    if (i == 3) {
         snprintf(out, len, "%s/configs", MGSIM_DATADIR);
         return 1;
     }

@@ -11,7 +11,9 @@
  *   3. PREFIX/share/mgsim/configs next to the running program
  *      (EXE/../share/mgsim/configs, so an installed tree moved or installed
  *      under DESTDIR still finds its own configs), and EXE/../configs (a
- *      build in a source tree: bin/mgsim finds configs/devices/)
+ *      build in a source tree: bin/mgsim finds configs/devices/); for
+ *      libmgsim.so loaded by another program (Python), LIBDIR/../share/
+ *      mgsim/configs beside the library
  *   4. MGSIM_DATADIR/configs, the directory `make install` fills
  *      (compiled in; default /usr/local/share/mgsim)
  *
