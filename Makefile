@@ -9,6 +9,7 @@
 #   make memcheck     unit, golden and bad-input tests under valgrind
 #   make install PREFIX=/usr/local [DESTDIR=...]   (mk/install.sh)
 #   make uninstall PREFIX=... [DESTDIR=...]
+#   make readme-accuracy  the README's accuracy table from configs/measured/
 #   make deps         install the Debian packages (apt-get; root or sudo)
 #   make clean
 #
@@ -160,6 +161,10 @@ validate-h100: deps-ensure
 install: all
 	@PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" LIBDIR="$(LIBDIR)" BINDIR="$(BINDIR)" \
 	    BUILD="$(BUILD)" sh mk/install.sh install
+
+.PHONY: readme-accuracy
+readme-accuracy:
+	@sh mk/readme_accuracy.sh README.md
 
 uninstall:
 	@PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" LIBDIR="$(LIBDIR)" BINDIR="$(BINDIR)" \

@@ -26,6 +26,8 @@ run resume sh tests/bad/run_resume.sh "$MGSIM"
 run layout sh tests/layout.sh "$MGSIM"
 run plots sh tests/plots/run.sh "$MGSIM"
 run install sh tests/install/run.sh "$UNIT" "$MGSIM"
+run examples sh tests/docs/examples.sh "$MGSIM" "$MGPROBE"
+run readme-accuracy sh mk/readme_accuracy.sh --check README.md
 run pocl sh tests/pocl/run.sh "$MGPROBE"
 run probe sh tests/pocl/probe.sh "$MGPROBE"
 echo "----"

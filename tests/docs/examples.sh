@@ -1,0 +1,65 @@
+#!/bin/sh
+# tests/docs/examples.sh MGSIM MGPROBE [FILE.md...] - run every `$ mgsim` /
+# `$ mgprobe` example of README.md and doc/*.md (or the files given) and
+# compare its output with the one written under it, so that examples cannot
+# go stale.  Blocks are cut by tests/docs/extract.awk and compared by
+# tests/docs/match.awk (stdout and stderr merged; "..." alone on a line
+# stands for any lines).  A block may be marked, on the line before its
+# fence:
+#   <!-- example: skip REASON -->   not run (say why: takes minutes, needs a
+#                                   GPU, prints timings ...)
+#   <!-- example: head N -->        only the first N lines are compared
+# Each block runs in a fresh folder holding links to the repository's
+# configs/, tests/, traces/ and plots/, a writable doc/img/, and mgsim and
+# mgprobe first on PATH; its commands run in one shell, in order.
+# MG_EXAMPLES_TIMEOUT (default 60) seconds per block; MG_EXAMPLES_TIMES=1
+# prints each block's seconds.
+set -u
+root=$(pwd)
+MGSIM=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+MGPROBE=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
+shift 2
+[ $# -gt 0 ] || set -- README.md doc/*.md
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/bin"
+ln -s "$MGSIM" "$tmp/bin/mgsim"
+ln -s "$MGPROBE" "$tmp/bin/mgprobe"
+limit=${MG_EXAMPLES_TIMEOUT:-60}
+pass=0 fail=0 skip=0
+for md in "$@"; do
+    d=$tmp/blocks/$(echo "$md" | tr / _)
+    mkdir -p "$d"
+    awk -v out="$d" -v src="$md" -f tests/docs/extract.awk "$md" || { echo "examples: $md: cannot parse"; exit 2; }
+    n=1
+    while [ -f "$d/$n.sh" ]; do
+        read -r where marker < "$d/$n.meta" || true
+        case $marker in
+        skip*)
+            skip=$((skip + 1)); n=$((n + 1)); continue ;;
+        esac
+        w=$tmp/work/$n
+        mkdir -p "$w/doc/img"
+        for f in configs tests traces plots; do ln -s "$root/$f" "$w/$f"; done
+        t0=$(date +%s)
+        ( cd "$w" && PATH=$tmp/bin:$PATH timeout "$limit" sh "$d/$n.sh" ) > "$d/$n.out" 2>&1
+        [ -z "${MG_EXAMPLES_TIMES:-}" ] || echo "examples: $where: $(($(date +%s) - t0)) s"
+        case $marker in
+        head*)
+            h=${marker#head }
+            head -n "$h" "$d/$n.out" > "$d/$n.cut" && mv "$d/$n.cut" "$d/$n.out" ;;
+        esac
+        if awk -f tests/docs/match.awk "$d/$n.exp" "$d/$n.out"; then
+            pass=$((pass + 1))
+        else
+            fail=$((fail + 1))
+            echo "examples: $where: FAIL: output differs (- documented, + actual):"
+            diff -u "$d/$n.exp" "$d/$n.out" | tail -n +3 | head -40 | sed 's/^/    /'
+        fi
+        rm -rf "$w"
+        n=$((n + 1))
+    done
+done
+echo "examples: $skip skipped (marked skip in the documents)"
+echo "examples: $pass passed, $fail failed"
+[ $fail -eq 0 ]
