@@ -12,9 +12,13 @@
 # Each block runs in a fresh folder holding links to the repository's
 # configs/, tests/, traces/ and plots/, a writable doc/img/, and mgsim and
 # mgprobe first on PATH; its commands run in one shell, in order.
+# --update writes the actual output of every failing block without "..."
+# into its document instead (review the diff, and the prose around it).
 # MG_EXAMPLES_TIMEOUT (default 60) seconds per block; MG_EXAMPLES_TIMES=1
 # prints each block's seconds.
 set -u
+update=0
+if [ "${1:-}" = "--update" ]; then update=1; shift; fi
 root=$(pwd)
 MGSIM=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 MGPROBE=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
@@ -31,9 +35,9 @@ for md in "$@"; do
     d=$tmp/blocks/$(echo "$md" | tr / _)
     mkdir -p "$d"
     awk -v out="$d" -v src="$md" -f tests/docs/extract.awk "$md" || { echo "examples: $md: cannot parse"; exit 2; }
-    n=1
+    n=1 todo=""
     while [ -f "$d/$n.sh" ]; do
-        read -r where marker < "$d/$n.meta" || true
+        read -r where last marker < "$d/$n.meta" || true
         case $marker in
         skip*)
             skip=$((skip + 1)); n=$((n + 1)); continue ;;
@@ -51,6 +55,9 @@ for md in "$@"; do
         esac
         if awk -f tests/docs/match.awk "$d/$n.exp" "$d/$n.out"; then
             pass=$((pass + 1))
+        elif [ $update -eq 1 ] && ! grep -qx '\.\.\.' "$d/$n.exp"; then
+            todo="$n $where $last $todo"    # applied last to first, below
+            echo "examples: $where: updated"
         else
             fail=$((fail + 1))
             echo "examples: $where: FAIL: output differs (- documented, + actual):"
@@ -58,6 +65,12 @@ for md in "$@"; do
         fi
         rm -rf "$w"
         n=$((n + 1))
+    done
+    set -- $todo
+    while [ $# -ge 3 ]; do
+        awk -v first="${2##*:}" -v last="$3" -v outf="$d/$1.out" -v rawf="$d/$1.raw" \
+            -f tests/docs/update.awk "$md" > "$tmp/new.md" && cat "$tmp/new.md" > "$md"
+        shift 3
     done
 done
 echo "examples: $skip skipped (marked skip in the documents)"
