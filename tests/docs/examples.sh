@@ -8,7 +8,8 @@
 # fence:
 #   <!-- example: skip REASON -->   not run (say why: takes minutes, needs a
 #                                   GPU, prints timings ...)
-#   <!-- example: head N -->        only the first N lines are compared
+#   <!-- example: head N -->        only the first N lines of output are
+#                                   compared
 # Each block runs in a fresh folder holding configs/, tests/, traces/ and
 # plots/ as trees of links to the repository's files, a writable doc/img/,
 # and mgsim and mgprobe first on PATH; its commands run in one shell, in
@@ -62,7 +63,8 @@ for md in "$@"; do
         case $marker in
         head*)
             h=${marker#head }
-            head -n "$h" "$d/$n.out" > "$d/$n.cut" && mv "$d/$n.cut" "$d/$n.out" ;;
+            awk -v h="$h" '/^@@cmd [0-9]+@@$/ || k++ < h' "$d/$n.out" > "$d/$n.cut" &&
+                mv "$d/$n.cut" "$d/$n.out" ;;
         esac
         if [ $rc -eq 124 ]; then
             fail=$((fail + 1))
