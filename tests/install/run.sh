@@ -11,6 +11,7 @@
 set -u
 UNIT=$1 MGSIM=$2
 BUILD=$(dirname "$(dirname "$UNIT")") BINDIR=$(dirname "$MGSIM")
+ABSBUILD=$(cd "$BUILD" && pwd)
 pass=0 fail=0
 ok() { pass=$((pass + 1)); }
 bad() { echo "install: FAIL: $*"; fail=$((fail + 1)); }
@@ -67,7 +68,7 @@ fi
 
 # 4. the example program against the installed library (skipped for a
 # sanitizer build, whose library needs the sanitizer runtime first)
-if nm -D "$BUILD"/libmgsim.so.* 2>/dev/null | grep -q __asan; then
+if nm -D "$ABSBUILD"/libmgsim.so.* 2>/dev/null | grep -q __asan; then
     echo "install: the example and the Python module skipped: a sanitizer build"
 else
     export PKG_CONFIG_SYSROOT_DIR=$D PKG_CONFIG_PATH=$D/usr/lib/pkgconfig
