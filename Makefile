@@ -7,7 +7,9 @@
 #   make bench        benchmarks that print figures (never asserted)
 #   make validate-h100  the committed H100 and PoCL validation reports (mk/validate.sh)
 #   make memcheck     unit, golden and bad-input tests under valgrind
-#   make install PREFIX=/usr/local
+#   make install PREFIX=/usr/local [DESTDIR=...]   (mk/install.sh)
+#   make uninstall PREFIX=... [DESTDIR=...]
+#   make readme-accuracy  the README's accuracy table from configs/measured/
 #   make deps         install the Debian packages (apt-get; root or sudo)
 #   make clean
 #
@@ -48,6 +50,10 @@ PROBE_OBJS  := $(PROBE_SRCS:%.c=$(BUILD)/%.o)
 TEST_OBJS   := $(TEST_SRCS:%.c=$(BUILD)/%.o)
 BENCH_BINS  := $(BENCH_SRCS:%.c=$(BUILD)/%)
 LIB         := $(BUILD)/libmgsim.a
+VERSION     := $(shell sed -n 's/^\#define MG_VERSION "\(.*\)"/\1/p' sim/version.h)
+SOMAJOR     := $(firstword $(subst ., ,$(VERSION)))
+LIBSO       := $(BUILD)/libmgsim.so.$(VERSION)
+LIBDIR      ?= $(PREFIX)/lib
 
 MGSIM       := $(BINDIR)/mgsim
 MGPROBE     := $(BINDIR)/mgprobe
@@ -59,9 +65,9 @@ PROBE_LIBS  := -lOpenCL -lcjson -lm -lpthread
 
 .SECONDARY:
 
-.PHONY: all deps deps-ensure test test-run check run bench install clean golden-update memcheck
+.PHONY: all deps deps-ensure test test-run check run bench install uninstall clean golden-update memcheck
 
-all: $(MGSIM) $(MGPROBE)
+all: $(MGSIM) $(MGPROBE) $(LIBSO)
 
 # Fast presence check; installs only when something is missing.
 deps-ensure:
@@ -71,14 +77,28 @@ deps:
 	@sh mk/deps.sh install
 
 $(BUILD)/probe/%.o: CFLAGS += -DCL_TARGET_OPENCL_VERSION=120
+# The installed configs, last on the config search path (sim/config/find.h).
+$(BUILD)/sim/config/find.o: CFLAGS += -DMGSIM_DATADIR='"$(PREFIX)/share/mgsim"'
 
 $(BUILD)/%.o: %.c | deps-ensure
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
+# The library's objects serve both the static and the shared library:
+# position independent, and exporting only the public API (include/mgsim.h).
+# A build directory made before they were gets them (the stamp is newer).
+$(LIB_OBJS): CFLAGS += -fPIC -fvisibility=hidden
+$(LIB_OBJS): $(BUILD)/.lib-pic
+$(BUILD)/.lib-pic:
+	@mkdir -p $(dir $@) && touch $@
+
 $(LIB): $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
+
+$(LIBSO): $(LIB_OBJS)
+	$(CC) -shared -Wl,-soname,libmgsim.so.$(SOMAJOR) -Wl,--no-undefined $(LDFLAGS) -o $@ \
+	    $(LIB_OBJS) $(LIBS)
 
 $(MGSIM): $(MGSIM_OBJS) $(LIB)
 	@mkdir -p $(dir $@)
@@ -101,7 +121,7 @@ $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
 test: deps-ensure
 	@$(MAKE) --no-print-directory test-run
 
-test-run: $(MGSIM) $(MGPROBE) $(UNIT)
+test-run: $(MGSIM) $(MGPROBE) $(UNIT) $(LIBSO)
 	@sh tests/run_all.sh "$(UNIT)" "$(MGSIM)" "$(MGPROBE)"
 
 check: deps-ensure
@@ -144,16 +164,16 @@ validate-h100: deps-ensure
 	@sh mk/validate.sh "$(MGSIM)"
 
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
-	install -m 755 $(MGSIM) $(MGPROBE) $(DESTDIR)$(PREFIX)/bin/
-	for d in devices spaces rules suites; do \
-	    install -d $(DESTDIR)$(PREFIX)/share/mgsim/configs/$$d && \
-	    install -m 644 configs/$$d/*.json $(DESTDIR)$(PREFIX)/share/mgsim/configs/$$d/ || exit 1; \
-	done
-	install -m 644 configs/README.md $(DESTDIR)$(PREFIX)/share/mgsim/configs/
-	install -d $(DESTDIR)$(PREFIX)/share/mgsim/plots
-	install -m 644 plots/*.gp plots/README.md $(DESTDIR)$(PREFIX)/share/mgsim/plots/
-	install -m 644 doc/mgsim.1 doc/mgprobe.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	@PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" LIBDIR="$(LIBDIR)" BINDIR="$(BINDIR)" \
+	    BUILD="$(BUILD)" sh mk/install.sh install
+
+.PHONY: readme-accuracy
+readme-accuracy:
+	@sh mk/readme_accuracy.sh README.md
+
+uninstall:
+	@PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" LIBDIR="$(LIBDIR)" BINDIR="$(BINDIR)" \
+	    BUILD="$(BUILD)" sh mk/install.sh uninstall
 
 clean:
 	rm -rf build $(BINDIR)

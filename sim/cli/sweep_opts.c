@@ -125,7 +125,8 @@ int mg_sweep_inputs_load(mg_sweep_inputs *in, const mg_sweep_args *a, mg_diag *d
         mg_diag_error(d, "out of memory");
         return -1;
     }
-    in->doc = mg_json_load(a->cfg, d);
+    char cpath[4096];  /* a config name (adreno640) resolves through the search path */
+    in->doc = mg_device_json_load(a->cfg, cpath, sizeof cpath, d);
     int bad = !in->doc || mg_device_from_json(in->doc, a->cfg, 0, in->dev, d);
     bad |= mg_space_load(a->space, in->sp, d) != 0;
     if (a->rules) bad |= mg_rules_load(a->rules, in->rules, d) != 0;

@@ -14,6 +14,7 @@
 #ifndef MG_DEVICE_H
 #define MG_DEVICE_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <cjson/cJSON.h>
 
@@ -149,11 +150,17 @@ typedef struct mg_device {
     mg_source     src[MG_MAX_FIELDS];
 } mg_device;
 
-/* Load and check a device config file.  Returns 0 and fills *dev, or -1
- * after adding every problem found to d (messages name the file and the
- * JSON path).  With `strict`, a value set without an entry in "sources" is
- * an error; otherwise it is a warning. */
-int mg_device_load(const char *path, int strict, mg_device *dev, mg_diag *d);
+/* Load and check a device config: `arg` is a path, or a name found through
+ * the config search path (sim/config/find.h: `adreno640`).  Returns 0 and
+ * fills *dev, or -1 after adding every problem found to d (messages name
+ * the file and the JSON path).  With `strict`, a value set without an entry
+ * in "sources" is an error; otherwise it is a warning. */
+int mg_device_load(const char *arg, int strict, mg_device *dev, mg_diag *d);
+
+/* The parsed document of the config `arg` names (a path or a name, as for
+ * mg_device_load), with the file it came from written into path (size
+ * len); NULL after adding one error to d.  Caller owns the result. */
+cJSON *mg_device_json_load(const char *arg, char *path, size_t len, mg_diag *d);
 
 /* The same, from a parsed document; `name` is used in messages. */
 int mg_device_from_json(const cJSON *root, const char *name, int strict,

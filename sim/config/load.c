@@ -11,6 +11,7 @@
 #include "sim/config/device.h"
 #include "sim/config/load_internal.h"
 #include "sim/config/schema.h"
+#include "sim/config/find.h"
 #include "base/jsonfile.h"
 #include "base/strsim.h"
 #include "base/units.h"
@@ -415,7 +416,7 @@ static void source_kind(load_ctx *c, const char *kp, const cJSON *k, mg_source *
     int found = -1;
     for (size_t i = 0; cJSON_IsString(k) && i < n; i++)
         if (!strcmp(k->valuestring, names[i])) found = (int)i + 1;
-    if (found < 0) {
+    if (found == MG_CONFIG_TOO_LONG) {
         mg_diag_error(c->d, "%s: %s: expected one of measured, vendor, driver, "
                       "aggregator, inferred, fitted, default", c->name, kp);
     } else {
@@ -551,9 +552,26 @@ int mg_device_from_json(const cJSON *root, const char *name, int strict, mg_devi
     return d->n == before ? 0 : -1;
 }
 
-int mg_device_load(const char *path, int strict, mg_device *dev, mg_diag *d)
+cJSON *mg_device_json_load(const char *arg, char *path, size_t len, mg_diag *d)
 {
-    cJSON *j = mg_json_load(path, d);
+    int found = mg_config_find(arg, path, len);
+    if (found == MG_CONFIG_TOO_LONG) {
+        mg_diag_error(d, "%s: the config's path is too long", arg);
+        return NULL;
+    }
+    if (found == MG_CONFIG_NOT_FOUND) {
+        char hint[256];
+        mg_diag_error(d, "%s: no such device config (searched ., $MGSIM_PATH and the installed "
+                      "share/mgsim/configs)%s", arg, mg_config_hint(arg, hint, sizeof hint));
+        return NULL;
+    }
+    return mg_json_load(path, d);
+}
+
+int mg_device_load(const char *arg, int strict, mg_device *dev, mg_diag *d)
+{
+    char path[4096];
+    cJSON *j = mg_device_json_load(arg, path, sizeof path, d);
     if (!j) {
         memset(dev, 0, sizeof *dev);
         return -1;

@@ -1,0 +1,1 @@
+$MGSIM config check adreno640 mali-g76-mp5
