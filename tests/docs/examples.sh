@@ -34,6 +34,7 @@ mkdir -p "$tmp/bin"
 ln -s "$MGSIM" "$tmp/bin/mgsim"
 ln -s "$MGPROBE" "$tmp/bin/mgprobe"
 limit=${MG_EXAMPLES_TIMEOUT:-60}
+case "$MGSIM" in *asan*) limit=${MG_EXAMPLES_TIMEOUT:-300} ;; esac   # sanitizer builds run ~5x slower
 # The inputs as a tree of links: an example that writes into configs/ (its
 # output is renamed into place) replaces a link, never a repository file.
 mkdir -p "$tmp/farm"
