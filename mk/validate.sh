@@ -13,6 +13,9 @@
 #   configs/measured/h100/validate-latency.{txt,json}  the latency suite
 #       (latency-timings.json: M=1 matmul, one warp per SM, weights in the
 #       L2) on the same config
+#   configs/measured/h100/validate-lsu.{txt,json}  the lsu suite
+#       (lsu-timings.json: mlp chase steps of 1-32 loads in flight, 1-16
+#       warps per SM, L1, L2 and DRAM) on the same config
 #   configs/measured/h100/validate-base.{txt,json}  the suite on the base
 #       config itself, for comparison
 #   configs/measured/h100/validate-layers.{txt,json,png}  the realistic
@@ -46,6 +49,9 @@ step "H100: the diagnostic suite"
 step "H100: the latency suite (latency-timings.json: one warp per SM)"
 "$MGSIM" validate --config $H/calibrated.json --timings $H/latency-timings.json -j "$J" \
     --json-file $H/validate-latency.json -o $H/validate-latency.txt
+step "H100: the lsu suite (lsu-timings.json: loads in flight per warp)"
+"$MGSIM" validate --config $H/calibrated.json --timings $H/lsu-timings.json -j "$J" \
+    --json-file $H/validate-lsu.json -o $H/validate-lsu.txt
 step "H100: the suite on the base config"
 "$MGSIM" validate --config configs/devices/nvidia-h100.json --timings $H/timings.json \
     -j "$J" --json-file $H/validate-base.json -o $H/validate-base.txt

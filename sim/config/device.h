@@ -96,6 +96,7 @@ typedef struct mg_device {
     int64_t max_items_per_sp;
     int64_t max_workgroup_size;
     int64_t max_outstanding_per_warp;
+    int64_t partitions;         /* sub-cores of an SP (MODEL.md, Issue) */
     int64_t alu_latency_cycles;
 
     /* registers */

@@ -104,6 +104,9 @@ const mg_field mg_schema[] = {
      NULL, NULL, "items", "largest work group (CL_DEVICE_MAX_WORK_GROUP_SIZE)"},
     {"core.max_outstanding_per_warp", MG_T_INT, OFF(max_outstanding_per_warp), 0, 1, 1024,
      "4", NULL, NULL, "requests", "memory requests one warp may have in flight (MLP)"},
+    {"core.partitions", MG_T_INT, OFF(partitions), 0, 1, 8, "1", NULL, NULL, "partitions",
+     "sub-cores an SP's warps are spread over, each with its own scheduler, 1/partitions "
+     "of the SP's ALU rate and of its first-level memory pipes (NVIDIA SM: 4)"},
     {"core.alu_latency_cycles", MG_T_INT, OFF(alu_latency_cycles), 0, 1, 1000, "4", NULL,
      NULL, "cycles", "result latency of a dependent ALU instruction"},
     {"core.launch_overhead", MG_T_TIME, OFF(launch_overhead_s), 0, 0, 1e-3, "0s", NULL, NULL,

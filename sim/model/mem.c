@@ -228,15 +228,15 @@ static inline double flat_path(mg_sim *s, int lv, mg_pipe *bw, double bytes, dou
 /* A texture read: the distinct L1 tiles of the listed lanes, each with its
  * L2 line, through the SP's texture L1. */
 __attribute__((always_inline))
-static inline double tex_read(mg_sim *s, mg_spi *p, const mg_rec *r, const uint8_t *ln,
-                              uint32_t nl, double bytes, double t)
+static inline double tex_read(mg_sim *s, mg_spi *p, mg_part *q, const mg_rec *r,
+                              const uint8_t *ln, uint32_t nl, double bytes, double t)
 {
     uint64_t ids[MAX_IDS], l2ids[MAX_IDS];
     const mg_texlayout *m = tex_map_of(s, r);
     uint32_t n = nl;
     if (!mg_texlayout_ids_n(m, r->a, r->b, ln, nl, ids, l2ids))
         n = uniq2(ids, l2ids, n);    /* distinct tiles, each with its L2 line */
-    return l1_path(s, MG_LV_TEX_L1, &p->tex_l1, &p->tex, &s->dev->tex_l1, ids, l2ids, n,
+    return l1_path(s, MG_LV_TEX_L1, &p->tex_l1, &q->tex, &s->dev->tex_l1, ids, l2ids, n,
                    bytes, bytes, t, m);
 }
 
@@ -287,9 +287,9 @@ static inline uint64_t l2_line_of(const mg_sim *s, uint64_t space, uint64_t id, 
  * through the buffer L1 (loads; stores take the L1's bandwidth and are
  * written through to the L2) or straight to the L2. */
 __attribute__((always_inline))
-static inline double buf_access(mg_sim *s, int sp, mem_route route, const mg_rec *r,
-                                const uint8_t *ln, uint32_t nl, unsigned act, double bytes,
-                                double t)
+static inline double buf_access(mg_sim *s, int sp, mg_part *q, mem_route route,
+                                const mg_rec *r, const uint8_t *ln, uint32_t nl, unsigned act,
+                                double bytes, double t)
 {
     const mg_device *dev = s->dev;
     mg_spi *p = &s->sps[sp];
@@ -304,27 +304,33 @@ static inline double buf_access(mg_sim *s, int sp, mem_route route, const mg_rec
     uint32_t n = buf_lines(r, ln, nl, act, space, line, s->buf_l1_line_sh, ids);
     if (route == ROUTE_BUF_L1_LOAD) {
         for (uint32_t i = 0; i < n; i++) l2ids[i] = l2_line_of(s, space, ids[i], line);
-        /* one lookup_bytes block per cycle (NVIDIA: 128 B lines) */
+        /* one lookup_bytes block per cycle (NVIDIA: 128 B lines), in the
+         * SP's one tag stage, which every partition shares (with one
+         * partition its pipe already charges the cycles, so the stage
+         * never binds) */
         double busy = bytes;
-        if (dev->buf_l1_lookup_bytes > 0)
-            busy = maxd(bytes, (double)lookup_blocks(r, ln, nl, dev->buf_l1_lookup_bytes) *
-                                   p->buf.per_cycle);
-        return l1_path(s, MG_LV_BUF_L1, &p->buf_l1, &p->buf, &dev->buf_l1, ids, l2ids, n,
+        if (dev->buf_l1_lookup_bytes > 0) {
+            double blocks = (double)lookup_blocks(r, ln, nl, dev->buf_l1_lookup_bytes);
+            busy = maxd(bytes, blocks * q->buf.per_cycle);
+            t = mg_pipe_take(&p->lookup, t, blocks);
+        }
+        return l1_path(s, MG_LV_BUF_L1, &p->buf_l1, &q->buf, &dev->buf_l1, ids, l2ids, n,
                        bytes, busy, t, NULL);
     }
     /* stores: through the L1's bandwidth, written to L2 */
-    t = mg_pipe_take(&p->buf, t, bytes) + bytes / p->buf.per_cycle;
+    t = mg_pipe_take(&q->buf, t, bytes) + bytes / q->buf.per_cycle;
     s->st->lv[MG_LV_BUF_L1].bytes += bytes;
     for (uint32_t i = 0; i < n; i++) ids[i] = l2_line_of(s, space, ids[i], line);
     n = uniq(ids, n);
     return l2_path(s, ids, n, bytes, t, NULL);
 }
 
-double mg_mem_access(mg_sim *s, int sp, const mg_rec *r, const uint8_t *ln, uint32_t nl,
-                     double t)
+double mg_mem_access(mg_sim *s, int sp, uint32_t pi, const mg_rec *r, const uint8_t *ln,
+                     uint32_t nl, double t)
 {
     const mg_device *dev = s->dev;
     mg_spi *p = &s->sps[sp];
+    mg_part *q = &p->part[pi];
     unsigned act = mg_rec_popcount(r);
     double bytes = (double)act * r->width;
     uint8_t own[MG_TRACE_MAX_LANES];         /* lanes whose addresses may be new */
@@ -335,15 +341,15 @@ double mg_mem_access(mg_sim *s, int sp, const mg_rec *r, const uint8_t *ln, uint
     s->st->lane_accesses += act;
     mem_route route = route_of(dev, r->type);
     switch (route) {
-    case ROUTE_TEX: return tex_read(s, p, r, ln, nl, bytes, t);
+    case ROUTE_TEX: return tex_read(s, p, q, r, ln, nl, bytes, t);
     case ROUTE_IMG_WRITE: return img_write(s, r, ln, nl, bytes, t);
     case ROUTE_LOCAL:
-        return flat_path(s, MG_LV_LOCAL, &p->lmem, bytes, (double)dev->local_latency_cycles, t);
+        return flat_path(s, MG_LV_LOCAL, &q->lmem, bytes, (double)dev->local_latency_cycles, t);
     case ROUTE_CONST:
-        return flat_path(s, MG_LV_CONST, &p->cmem, bytes, (double)dev->const_latency_cycles, t);
+        return flat_path(s, MG_LV_CONST, &q->cmem, bytes, (double)dev->const_latency_cycles, t);
     case ROUTE_BUF_L1_LOAD:
     case ROUTE_BUF_L1_STORE:
-    case ROUTE_BUF_L2: return buf_access(s, sp, route, r, ln, nl, act, bytes, t);
+    case ROUTE_BUF_L2: return buf_access(s, sp, q, route, r, ln, nl, act, bytes, t);
     default: return t;
     }
 }
@@ -408,16 +414,23 @@ int mg_mem_init(mg_sim *s)
     for (int i = 0; i < dev->sp_count; i++) {
         mg_spi *p = &s->sps[i];
         if (cache_from_cfg(&p->tex_l1, &dev->tex_l1, 11 + (uint64_t)i)) return -1;
-        p->tex.per_cycle = mg_mem_pipe_rate(dev, MG_BP_TEX);
-        if (dev->buffer_path == MG_BUF_VIA_L1) {
-            if (cache_from_cfg(&p->buf_l1, &dev->buf_l1, 13 + (uint64_t)i)) return -1;
-            p->buf.per_cycle = mg_mem_pipe_rate(dev, MG_BP_BUF);
+        if (dev->buffer_path == MG_BUF_VIA_L1 &&
+            cache_from_cfg(&p->buf_l1, &dev->buf_l1, 13 + (uint64_t)i))
+            return -1;
+        p->lookup.per_cycle = 1.0;     /* lookup_bytes blocks per cycle */
+        /* each partition: 1/partitions of the SP's first-level pipes */
+        double share = 1.0 / (double)mg_sim_partitions(dev);
+        for (int k = 0; k < MG_MAX_PARTITIONS; k++) {
+            mg_part *q = &p->part[k];
+            q->tex.per_cycle = mg_mem_pipe_rate(dev, MG_BP_TEX) * share;
+            q->buf.per_cycle = dev->buffer_path == MG_BUF_VIA_L1
+                                   ? mg_mem_pipe_rate(dev, MG_BP_BUF) * share : 0;
+            q->lmem.per_cycle = dev->local_kind == MG_LOCAL_ONCHIP
+                                    ? mg_mem_pipe_rate(dev, MG_BP_LMEM) * share : 1.0;
+            q->cmem.per_cycle = mg_mem_pipe_rate(dev, MG_BP_CMEM) * share;
+            q->alu.per_cycle = 1.0;    /* units are cycles (see sim.c) */
+            q->salu.per_cycle = 1.0;
         }
-        p->lmem.per_cycle = dev->local_kind == MG_LOCAL_ONCHIP
-                                ? mg_mem_pipe_rate(dev, MG_BP_LMEM) : 1.0;
-        p->cmem.per_cycle = mg_mem_pipe_rate(dev, MG_BP_CMEM);
-        p->alu.per_cycle = 1.0;        /* units are cycles (see sim.c) */
-        p->salu.per_cycle = 1.0;
     }
     return 0;
 }

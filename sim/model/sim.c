@@ -154,6 +154,9 @@ static int dispatch(mg_sim *s, int sp, mg_wgi *g, double t)
     p->wgs++;
     p->exclusive = g->n_groups > 1;
     if (p->warps > s->st->resident_warps_max) s->st->resident_warps_max = p->warps;
+    /* warps go to the SP's partitions in turn, as warp slots do */
+    uint32_t parts = mg_sim_partitions(s->dev);
+    for (uint32_t i = 0; i < g->n_warps; i++) g->warps[i].pi = p->next_part++ % parts;
     return start_group(s, g, t);
 }
 
@@ -335,7 +338,7 @@ static int issue_alu(mg_sim *s, mg_warpi *w, const mg_rec *r, double now)
 {
     const mg_device *dev = s->dev;
     mg_sim_stats *st = s->st;
-    mg_spi *p = &s->sps[w->wg->sp];
+    mg_part *p = &s->sps[w->wg->sp].part[w->pi];
     double t0 = loads_done(w);
     if (t0 > now) {
         st->stall[MG_STALL_MEM] += t0 - now;
@@ -345,7 +348,9 @@ static int issue_alu(mg_sim *s, mg_warpi *w, const mg_rec *r, double now)
     t0 = now;
     w->nloads = 0;
     int scalar;
-    double cost = (double)mg_alu_units(dev, r, &scalar) / mg_alu_rate(dev, r->cls);
+    /* the warp's partition has 1/partitions of the SP's rate */
+    double cost = (double)mg_alu_units(dev, r, &scalar) * (double)mg_sim_partitions(dev) /
+                  mg_alu_rate(dev, r->cls);
     mg_pipe *pipe = scalar ? &p->salu : &p->alu;
     /* core.scheduler oldest: a warp takes the pipe only once it is free,
      * and of the warps waiting then, the oldest: they wait in age order
@@ -432,7 +437,7 @@ static int issue_mem(mg_sim *s, mg_warpi *w, const mg_rec *r, double now)
         m->width = (uint32_t)mb;
         for (unsigned l = 0; l < m->lanes; l++) m->a[l] += off;
     }
-    double done = mg_mem_access(s, w->wg->sp, m, w->cur.ln, w->cur.nln, t0);
+    double done = mg_mem_access(s, w->wg->sp, w->pi, m, w->cur.ln, w->cur.nln, t0);
     if (parts > 1) {
         m->width = width;
         for (unsigned l = 0; l < m->lanes; l++) m->a[l] -= off;
@@ -742,10 +747,11 @@ static void sim_release(mg_sim *s, int rc)
         wg_free(x);
     }
     free(s->heap);
-    for (int i = 0; s->sps && i < s->dev->sp_count; i++) {
-        free(s->sps[i].park_alu.w);
-        free(s->sps[i].park_salu.w);
-    }
+    for (int i = 0; s->sps && i < s->dev->sp_count; i++)
+        for (int k = 0; k < MG_MAX_PARTITIONS; k++) {
+            free(s->sps[i].part[k].park_alu.w);
+            free(s->sps[i].part[k].park_salu.w);
+        }
     mg_sample_free(s);
     mg_mem_free(s);
     free(s->sps);

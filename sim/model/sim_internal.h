@@ -129,6 +129,7 @@ typedef struct mg_warpi {
     uint32_t gen;               /* events pushed with another gen are stale */
     double   park_t;            /* cycle it started waiting for the ALU */
     uint32_t part;              /* loads of rec issued so far (split buffer loads) */
+    uint32_t pi;                /* its SP's partition (mg_spi.part) */
     mg_rec  *rec;               /* the next record (owned) */
     uint64_t seq;               /* tie-breaker: deterministic order */
     double   loads[64];         /* completion cycles of loads in flight */
@@ -160,15 +161,29 @@ typedef struct mg_wgi {
     struct mg_wgi *prev, *next; /* the list of dispatched work groups */
 } mg_wgi;
 
+/* One of an SP's core.partitions sub-cores: the pipes its warps issue to,
+ * each at 1/partitions of the SP's rate (MODEL.md, Issue). */
+#define MG_MAX_PARTITIONS 8
+static inline uint32_t mg_sim_partitions(const mg_device *dev)
+{
+    return dev->partitions >= 1 && dev->partitions <= MG_MAX_PARTITIONS
+               ? (uint32_t)dev->partitions : 1u;
+}
+typedef struct mg_part {
+    mg_pipe  alu;               /* cycles (units are cycles: sim.c issue_alu) */
+    mg_pipe  salu;              /* vec4 issue: the pipes' scalar units (sim.c) */
+    mg_park  park_alu, park_salu;    /* warps waiting for them (oldest scheduler) */
+    mg_pipe  tex, buf, lmem, cmem;   /* L1-level bandwidth, bytes per cycle */
+} mg_part;
+
 typedef struct mg_spi {
     uint32_t warps, items;      /* resident */
     uint64_t regs, local;
     uint32_t wgs;               /* resident work groups */
     int      exclusive;         /* a work group in occupancy groups owns it */
-    mg_pipe  alu;               /* lane-operations per cycle */
-    mg_pipe  salu;              /* vec4 issue: the pipes' scalar units (sim.c) */
-    mg_park  park_alu, park_salu;    /* warps waiting for them (oldest scheduler) */
-    mg_pipe  tex, buf, lmem, cmem;   /* L1-level bandwidth, bytes per cycle */
+    mg_part  part[MG_MAX_PARTITIONS];
+    uint32_t next_part;         /* the partition the next resident warp goes to */
+    mg_pipe  lookup;            /* the buffer L1's tag stage, shared (mem.c) */
     mg_cache tex_l1, buf_l1;
     double   busy_since, last_change;
     double   warp_time;         /* integral of resident warps over time */
@@ -212,12 +227,12 @@ uint32_t mg_occ_group_warps(const mg_sim *s);
 /* Registers one warp holds. */
 uint64_t mg_occ_warp_regs(const mg_sim *s, uint32_t lanes);
 
-/* mem.c: issue memory record r of a warp on SP sp at cycle t; returns the
+/* mem.c: issue memory record r of a warp on SP sp, partition pi, at cycle t; returns the
  * cycle its data is available (loads) or accepted (stores).  ln[0 .. nl)
  * are the lanes mg_rec_distinct_lanes() lists for r (a distinct_only
  * cursor's ln, nln), or ln is NULL and mem.c lists them. */
-double mg_mem_access(mg_sim *s, int sp, const mg_rec *r, const uint8_t *ln, uint32_t nl,
-                     double t);
+double mg_mem_access(mg_sim *s, int sp, uint32_t pi, const mg_rec *r, const uint8_t *ln,
+                     uint32_t nl, double t);
 int    mg_mem_init(mg_sim *s);
 void   mg_mem_warm_l2(mg_sim *s);
 /* Pipes whose busy time the trace alone fixes, for a lower bound of a

@@ -529,6 +529,35 @@ static void test_vload_elements(void)
     free(dev);
 }
 
+/* core.partitions: a lone warp per SM issues to one partition's quarter
+ * of the SM's pipes, so its chase steps of 16 loads take longer than with
+ * whole-SM pipes; 4 warps per SM (one per partition) step as fast as one;
+ * with 16 warps per SM every partition is busy and the SM's rates are
+ * those of an unsplit SM (within 5%). */
+static double mlp_cycles(mg_device *dev, int parts, int warps)
+{
+    char line[160];
+    snprintf(line, sizeof line, "mlp range=16384 loads=16 iters=64 items=%d wg=%d",
+             (int)dev->sp_count * 32 * warps, 32 * warps);
+    dev->partitions = parts;
+    return sim(dev, line).cycles;
+}
+
+static void test_partitions(void)
+{
+    mg_device *dev = load_dev("nvidia-h100");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dev);
+    dev->launch_overhead_s = 0;
+    double p1w1 = mlp_cycles(dev, 1, 1), p4w1 = mlp_cycles(dev, 4, 1);
+    double p4w4 = mlp_cycles(dev, 4, 4);
+    double p1w16 = mlp_cycles(dev, 1, 16), p4w16 = mlp_cycles(dev, 4, 16);
+    CU_ASSERT_TRUE(p1w1 > 0 && p4w1 > 0 && p4w4 > 0 && p1w16 > 0 && p4w16 > 0);
+    CU_ASSERT_TRUE(p4w1 > 1.3 * p1w1);
+    CU_ASSERT_TRUE(p4w4 < 1.1 * p4w1 && p4w4 > 0.9 * p4w1);
+    CU_ASSERT_TRUE(p4w16 < 1.05 * p1w16 && p4w16 > 0.95 * p1w16);
+    free(dev);
+}
+
 int add_model_suite(void)
 {
     CU_pSuite s = CU_add_suite("model", NULL, NULL);
@@ -545,7 +574,8 @@ int add_model_suite(void)
         !CU_add_test(s, "scheduler", test_scheduler) ||
         !CU_add_test(s, "deterministic", test_deterministic) ||
         !CU_add_test(s, "barrier_rejection", test_barrier_rejection) ||
-        !CU_add_test(s, "vload_elements", test_vload_elements))
+        !CU_add_test(s, "vload_elements", test_vload_elements) ||
+        !CU_add_test(s, "partitions", test_partitions))
         return -1;
     return 0;
 }
