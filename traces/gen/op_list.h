@@ -22,6 +22,7 @@
     X(softmax)        \
     X(layernorm)      \
     X(ticket)         \
-    X(vload)
+    X(vload)          \
+    X(pool)
 
 #endif
