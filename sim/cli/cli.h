@@ -40,5 +40,6 @@ int mg_cmd_vprobe(int argc, char **argv);
 int mg_cmd_calibrate(int argc, char **argv);
 int mg_cmd_import(int argc, char **argv);
 int mg_cmd_compare(int argc, char **argv);
+int mg_cmd_net(int argc, char **argv);
 
 #endif

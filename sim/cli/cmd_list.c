@@ -50,6 +50,9 @@ const mg_command mg_commands[] = {
     {.name = "compare",
      .summary = "measured probe curves against the model's, point by point",
      .run = mg_cmd_compare},
+    {.name = "net",
+     .summary = "a network description checked: layers, shapes, MACs against the papers",
+     .run = mg_cmd_net},
     {.name = NULL},
 };
 

@@ -44,5 +44,7 @@ int add_vprobe_suite(void);
 int add_calibrate_suite(void);
 int add_bound_suite(void);
 int add_cli_suite(void);
+int add_net_suite(void);
+int add_ops_pool_suite(void);
 
 #endif

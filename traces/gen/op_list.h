@@ -23,6 +23,7 @@
     X(layernorm)      \
     X(ticket)         \
     X(vload)          \
-    X(mlp)
+    X(mlp)            \
+    X(pool)
 
 #endif

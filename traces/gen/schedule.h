@@ -56,6 +56,7 @@ typedef struct mg_schedule {
     int64_t warp;                     /* lanes per warp in the trace */
     int64_t seed;                     /* input data */
     double  scalar;                   /* eltwise: the added constant */
+    int     mode;                     /* pool: max or avg (an operator's own enum) */
 
     unsigned char set[64];            /* keys given explicitly, by key index */
 } mg_schedule;

@@ -1,0 +1,32 @@
+/*
+ * nop_layernorm.c - layer normalization over C with a scale and a shift
+ * (2 C params): 8 flops per element (mean 1, variance 3, normalize 2,
+ * scale and shift 2).
+ */
+#include "sim/net/nop.h"
+
+static int shape(const mg_net_layer *l, const int64_t (*in)[4], int64_t out[4], mg_nop_why *why)
+{
+    (void)l;
+    (void)why;
+    for (int a = 0; a < 4; a++) out[a] = in[0][a];
+    return 0;
+}
+
+static void cost(mg_net_layer *l, const int64_t (*in)[4])
+{
+    (void)in;
+    double out = (double)mg_nop_elems(l->shape);
+    l->params = 2 * (double)l->shape[3];
+    l->flops_other = 8 * out;
+    l->bytes = 4 * (2 * out + l->params);
+}
+
+const mg_nop mg_nop_layernorm = {
+    .name = "layernorm",
+    .summary = "layer normalization over C (scale and shift)",
+    .keys = "",
+    .min_in = 1, .max_in = 1,
+    .shape = shape,
+    .cost = cost,
+};

@@ -1,0 +1,1 @@
+$MGSIM net configs/networks/bert_base_layer.json

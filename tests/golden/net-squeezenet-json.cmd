@@ -1,0 +1,1 @@
+$MGSIM net configs/networks/squeezenet_v1.json --json
