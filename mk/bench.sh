@@ -52,3 +52,9 @@ s=$(sed -n 's/.* in \([0-9.]*\) s (\([0-9.]*\) candidates\/s.*/\1 \2/p' "$SWD/t"
 echo "sweep: conv1x1-14 whole space, --cutoff 1.5, 25424 candidates, -j$j: ${s#* } candidates/s (${s% *} s; 100,000 would take $(echo "${s#* }" | awk '{printf "%.0f", 100000 / $1}') s)"
 echo "$COMMIT,\"$MACHINE\",conv1x1-14x14x128x128 whole --cutoff 1.5,25424,$j,${s% *},${s#* }" >> "$RESULTS/sweep.csv"
 rm -rf "$SWD"
+# the two-stage sweep (--screen analytic:K) against the exhaustive sweep of
+# romou's kept candidates: regret, candidates simulated, speed-up (a row
+# per space in screen.csv); MG_SCREEN_SPACES names the spaces (default the
+# ones whose exhaustive sweep takes under a minute here)
+sh mk/screen_bench.sh "$MGSIM" "$RESULTS" "$COMMIT" "$MACHINE" \
+    ${MG_SCREEN_SPACES:-conv1x1-14x14x128x128 softmax-128xN layernorm-128xN dwconv3x3-56x56x128}

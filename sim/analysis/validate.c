@@ -4,6 +4,7 @@
  * output does not depend on the thread count), summarize (see validate.h).
  */
 #include "sim/analysis/validate.h"
+#include "sim/analytic/analytic.h"
 #include "base/term.h"
 #include "sim/analysis/stats.h"
 #include "sim/analysis/suite.h"
@@ -178,6 +179,27 @@ typedef struct job {
     int                progress;
 } job;
 
+/* Kernel k by the analytical model: its prediction, the throughput floor
+ * as its bound, occupancy as resident warps; no stalls.  A refusal marks
+ * it failed. */
+static void analytic_one(const mg_device *dev, mg_trace_source *src, mg_vkernel *k, mg_diag *d)
+{
+    mg_am_est e;
+    if (mg_am_estimate(dev, src, &e, d)) {
+        k->status = MG_VK_FAILED;
+        snprintf(k->reason, sizeof k->reason, "analytical model: %s", mg_diag_first(d));
+        return;
+    }
+    uint64_t resident = (uint64_t)e.wgs_per_sp * e.warps_per_wg;
+    k->predicted_ns = e.seconds * 1e9;
+    k->bound_ns = e.floor_cycles / dev->clock_hz * 1e9;
+    k->binding = e.bound_by_floor ? "floor" : "latency";
+    k->below_bound = k->measured_ns < k->bound_ns;
+    k->occupancy = (double)(resident < e.occupancy ? resident : e.occupancy);
+    k->occ_groups = e.groups_per_wg;
+    for (int c = 0; c < MG_STALL_COUNT; c++) k->stall[c] = 0;
+}
+
 /* Simulate kernel i: fills predicted, bound, occupancy, stall shares; a simulation
  * failure marks it failed; a generator error goes to fatal[i]. */
 static void sim_one(job *J, size_t i)
@@ -212,6 +234,10 @@ static void sim_one(job *J, size_t i)
     so.quiet = 1;
     so.sample = J->o->sample;
     so.warm_l2 = J->v->warmup > 0;
+    if (J->o->predictor == MG_PRED_ANALYTIC) {
+        analytic_one(J->dev, &src, k, &d);
+        goto out;
+    }
     mg_sim_stats st;
     if (mg_sim_run(J->dev, &src, &so, &st, &d)) {
         k->status = MG_VK_FAILED;
@@ -301,6 +327,7 @@ int mg_validate_run(const mg_device *dev, const char *config_path, const char *t
     snprintf(v->timings, sizeof v->timings, "%s", timings);
     v->regs = o->regs;
     v->sample = o->sample;
+    v->predictor = o->predictor;
     cJSON *t = mg_json_load(timings, d);
     if (!t) return -1;
     mg_schedule *s = NULL;

@@ -163,12 +163,15 @@ typedef struct mg_validate_opts {
     double max_work;           /* > 0: a kernel of more than about this many warp
                                   instructions (mg_gen_check_work) is failed with
                                   the estimate as its reason, not simulated */
+    int predictor;             /* MG_PRED_SIM (default) or MG_PRED_ANALYTIC
+                                  (sim/analytic/analytic.h) */
 } mg_validate_opts;
 
 typedef struct mg_validation {
     char   config[512], device[128];        /* config path and device name */
     char   timings[512], timings_device[256], suite[256];
     int    regs, sample;
+    int    predictor;                       /* mg_validate_opts.predictor */
     int    warmup;                          /* the timings' warm-up launches (0: none,
                                                -1: not recorded); > 0: warm L2 */
     mg_vkernel  *k;

@@ -1,6 +1,7 @@
 /* validate_report.c - the validation report as text and as JSON (see
  * validate.h).  Nothing is computed here beyond formatting. */
 #include "sim/analysis/validate.h"
+#include "sim/analytic/analytic.h"
 #include "sim/model/model.h"
 #include "sim/version.h"
 
@@ -74,9 +75,11 @@ void mg_validate_print_text(FILE *f, const mg_validation *v)
     fprintf(f, "measured on %s%s%s: %zu kernels, %zu compared, %zu not timed, %zu not "
             "simulated\n", v->timings_device, v->suite[0] ? ", suite " : "", v->suite, v->n,
             v->n_ok, v->n_skipped, v->n_failed);
-    fprintf(f, "simulated with the %s register count, %s, ",
+    fprintf(f, "%s with the %s register count, %s, ",
+            v->predictor == MG_PRED_ANALYTIC ? "predicted by the analytical model" : "simulated",
             v->regs == MG_VREGS_COMPILER ? "compiler's (where reported)" : "generator's",
-            v->sample == MG_SAMPLE_OFF ? "every work group (exact)" : "sampled");
+            v->predictor == MG_PRED_ANALYTIC ? "one work group walked"
+            : v->sample == MG_SAMPLE_OFF ? "every work group (exact)" : "sampled");
     if (v->warmup > 0)
         fprintf(f, "the L2 warm (the timings' %d warm-up launches)\n", v->warmup);
     else
@@ -211,7 +214,8 @@ cJSON *mg_validate_to_json(const mg_validation *v)
     cJSON_AddStringToObject(o, "timings_device", v->timings_device);
     cJSON_AddStringToObject(o, "suite", v->suite);
     cJSON_AddStringToObject(o, "regs", v->regs == MG_VREGS_COMPILER ? "compiler" : "estimate");
-    cJSON_AddStringToObject(o, "simulation", v->sample == MG_SAMPLE_OFF ? "exact" : "sampled");
+    cJSON_AddStringToObject(o, "simulation", v->predictor == MG_PRED_ANALYTIC ? "analytic"
+                                             : v->sample == MG_SAMPLE_OFF ? "exact" : "sampled");
     cJSON_AddStringToObject(o, "l2", v->warmup > 0 ? "warm" : "cold");
     cJSON *c = cJSON_AddObjectToObject(o, "counts");
     cJSON_AddNumberToObject(c, "kernels", (double)v->n);

@@ -7,6 +7,7 @@
 #include "sim/config/device.h"
 #include "traces/gen/gen.h"
 #include "sim/model/model.h"
+#include "sim/analytic/analytic.h"
 #include "base/afile.h"
 #include "base/jsonout.h"
 #include "base/progress.h"
@@ -21,7 +22,7 @@ static void run_usage(FILE *f)
 {
     fprintf(f,
             "Usage: mgsim run --config CFG OP [key=value ...] [--sample MODE] [--max-work N]\n"
-            "                 [--json] [-o FILE]\n"
+            "                 [--predictor sim|analytic] [--json] [-o FILE]\n"
             "       mgsim run --config CFG --trace FILE [--json] [-o FILE]\n"
             "\n"
             "Replays a kernel's access trace on the device config CFG: the trace of\n"
@@ -36,6 +37,9 @@ static void run_usage(FILE *f)
             "    replay its end, and extrapolate; the report gives the work groups\n"
             "    simulated and the estimated error.  A --trace file cannot skip:\n"
             "    every work group is replayed.\n"
+            "--predictor analytic   TMModel's analytical estimate instead of the\n"
+            "    simulation: thread, warp and work-group levels from one work group's\n"
+            "    trace (sim/MODEL.md, \"The analytical model\"); default sim.\n"
             "--max-work N   refuse at once a schedule of more than about N warp\n"
             "    instructions (estimated from its plan, as `mgsim gen` prints it;\n"
             "    default 1e9, a few minutes; 0: no limit).  With --sample the whole\n"
@@ -140,7 +144,7 @@ static void prog_wrap(prog_source *ps, mg_trace_source *src, const mg_gen *g, ch
 /* The command line of run. */
 typedef struct run_args {
     const char *cfg, *trace, *out;    /* out "-": stdout */
-    int json, sample;
+    int json, sample, predictor;
     double max_work;                  /* --max-work (0: no limit) */
     int nwords;                       /* the schedule (OP key=value ...), when no --trace */
     char **words;
@@ -154,7 +158,7 @@ static int run_parse(int argc, char **argv, run_args *a)
         {"config", required_argument, NULL, 'c'}, {"trace", required_argument, NULL, 't'},
         {"json", no_argument, NULL, 'j'},         {"output", required_argument, NULL, 'o'},
         {"help", no_argument, NULL, 'h'},         {"sample", required_argument, NULL, 's'},
-        {"max-work", required_argument, NULL, 'W'},
+        {"max-work", required_argument, NULL, 'W'}, {"predictor", required_argument, NULL, 'p'},
         {NULL, 0, NULL, 0},
     };
     *a = (run_args){.out = "-", .sample = MG_SAMPLE_OFF, .max_work = MG_GEN_MAX_WORK_DEFAULT};
@@ -178,6 +182,11 @@ static int run_parse(int argc, char **argv, run_args *a)
                 return mg_cli_usage_error("run", "--max-work: expected a whole number >= 0 "
                                           "(0: no limit), not '%s'", optarg);
             break;
+        case 'p':
+            if (mg_am_predictor_parse(optarg, &a->predictor))
+                return mg_cli_usage_error("run", "--predictor: expected sim or analytic, not "
+                                          "'%s'", optarg);
+            break;
         default:
             return MG_EXIT_BAD;
         }
@@ -198,10 +207,15 @@ static int run_report(const run_args *a, const mg_device *dev, mg_trace_source *
 {
     mg_sim_stats st;
     mg_sim_opts so = {0};
-    so.sample = a->sample;
-    if (mg_sim_run(dev, src, &so, &st, d)) return -1;
+    mg_am_est am;
     mg_roofline rf;
-    mg_roofline_compute(dev, &st, &rf);
+    so.sample = a->sample;
+    if (a->predictor == MG_PRED_ANALYTIC) {
+        if (mg_am_estimate(dev, src, &am, d)) return -1;
+    } else {
+        if (mg_sim_run(dev, src, &so, &st, d)) return -1;
+        mg_roofline_compute(dev, &st, &rf);
+    }
     mg_afile af;
     FILE *f = mg_afile_open(&af, a->out);
     if (!f) {
@@ -209,9 +223,12 @@ static int run_report(const run_args *a, const mg_device *dev, mg_trace_source *
         return -1;
     }
     if (a->json) {
-        cJSON *j = mg_sim_to_json(dev, src->hdr, &st, &rf);
+        cJSON *j = a->predictor == MG_PRED_ANALYTIC ? mg_am_to_json(dev, src->hdr, &am)
+                                                    : mg_sim_to_json(dev, src->hdr, &st, &rf);
         mg_json_write(f, j);
         cJSON_Delete(j);
+    } else if (a->predictor == MG_PRED_ANALYTIC) {
+        mg_am_print_text(f, dev, src->hdr, &am);
     } else {
         mg_sim_print_text(f, dev, src->hdr, &st, &rf);
     }

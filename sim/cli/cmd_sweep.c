@@ -6,6 +6,7 @@
 #include "sim/cli/cli.h"
 #include "sim/cli/sweep_opts.h"
 #include "sim/search/sweep.h"
+#include "sim/search/screen.h"
 #include "base/afile.h"
 #include "base/jsonout.h"
 #include "base/opts.h"
@@ -22,7 +23,7 @@ static void sweep_usage(FILE *f)
             "Usage: mgsim sweep --config CFG --space SPACE [--rules RULES] [--pruned-only]\n"
             "                   [-j N] [--sample auto|off|N] [-o RESULTS.jsonl [--restart]]\n"
             "                   [--cutoff F | --limit N] [--max-work N] [--json] [-q]\n"
-            "                   [--time] [--csv FILE]\n"
+            "                   [--time] [--csv FILE] [--screen analytic:K[+kept]]\n"
             "       mgsim sweep --csv FILE RESULTS.jsonl\n"
             "\n"
             "Simulates every member of SPACE on CFG (with --pruned-only, only those the\n"
@@ -53,6 +54,10 @@ static void sweep_usage(FILE *f)
             "                      (default 1e9, as `mgsim run`; 0: no limit)\n"
             "--limit N             simulate at most N more candidates, then stop (the\n"
             "                      summary covers those; rerun to go on)\n"
+            "--screen analytic:K   two stages: rank every candidate to simulate with the\n"
+            "                      analytical model (`mgsim run --predictor analytic`)\n"
+            "                      and simulate only the K fastest of each shape;\n"
+            "                      analytic:K+kept also every candidate the rules keep\n"
             "--csv FILE            also write the records as CSV to FILE (- : stdout,\n"
             "                      the summary then goes to stderr): one row per\n"
             "                      candidate, one column per schedule knob, then the\n"
@@ -77,6 +82,8 @@ typedef struct sweep_cli {
     int temp;                     /* outp is a temporary for --csv (no -o) */
     int json, restart, timing;
     unsigned long long limit;     /* --limit, 0: none */
+    uint64_t screen_k;            /* --screen analytic:K (0: none) */
+    int screen_kept;
 } sweep_cli;
 
 /* Parse sweep's options into w.  Returns -1 when the command should go
@@ -94,6 +101,7 @@ static int sweep_parse(int argc, char **argv, sweep_cli *w)
         {"max-work", required_argument, NULL, 'W'},
         {"csv", required_argument, NULL, 'C'},
         {"no-progress", no_argument, NULL, 'N'},   /* hidden: the old spelling of -q */
+        {"screen", required_argument, NULL, 'Z'},
         {NULL, 0, NULL, 0},
     };
     mg_sweep_args *a = &w->a;
@@ -101,6 +109,8 @@ static int sweep_parse(int argc, char **argv, sweep_cli *w)
     w->outp = w->csv = w->convert = NULL;
     w->json = w->restart = w->timing = w->temp = 0;
     w->limit = 0;
+    w->screen_k = 0;
+    w->screen_kept = 0;
     char *end;
     int c;
     mg_opts po;
@@ -118,6 +128,11 @@ static int sweep_parse(int argc, char **argv, sweep_cli *w)
                                           optarg);
         }
         else if (c == 'h') { sweep_usage(stdout); return MG_EXIT_OK; }
+        else if (c == 'Z') {
+            if (mg_screen_parse(optarg, &w->screen_k, &w->screen_kept))
+                return mg_cli_usage_error("sweep", "--screen: expected analytic:K or "
+                                          "analytic:K+kept (K >= 1), not '%s'", optarg);
+        }
         else if (mg_sweep_args_opt(a, "sweep", c, optarg))
             return MG_EXIT_BAD;
     }
@@ -250,6 +265,8 @@ int mg_cmd_sweep(int argc, char **argv)
         cfg.results = w.outp;
         cfg.restart = w.restart;
         cfg.limit = w.limit;
+        cfg.screen_k = w.screen_k;
+        cfg.screen_kept = w.screen_kept;
         mg_cli_catch_stop();
         int run = mg_sweep_run(&cfg, sum, &d);
         mg_cli_release_stop();

@@ -14,6 +14,7 @@
 #include "base/jsonout.h"
 #include "base/csv.h"
 #include "base/opts.h"
+#include "sim/analytic/analytic.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -28,7 +29,7 @@ static void validate_usage(FILE *f)
             "                      [--plot-residuals OUT.png|OUT.svg] [-j N]\n"
             "                      [--regs estimate|compiler] [--sample off|auto|N]\n"
             "                      [--compare OTHER.json [--compare-file FILE]] [--csv FILE]\n"
-            "                      [--max-work N] [-q]\n"
+            "                      [--max-work N] [--predictor sim|analytic] [-q]\n"
             "\n"
             "Regenerates every kernel timed ok in T.json (written by `mgprobe time`;\n"
             "the schedule words are in it) and simulates it on CFG, then reports per\n"
@@ -55,6 +56,8 @@ static void validate_usage(FILE *f)
             "  -j N              simulate N kernels at once (threads; same output)\n"
             "  --regs compiler   simulate with the compiler's register count where the\n"
             "                    timings have one (default: the generator's estimate)\n"
+            "  --predictor analytic  score the analytical model (mgsim run --predictor\n"
+            "                    analytic) instead of the simulation (default sim)\n"
             "  --sample MODE     off (default: every work group, exact), auto, or N waves\n"
             "  --max-work N      a kernel of more than about N warp instructions is\n"
             "                    listed as failed with its estimate, not simulated\n"
@@ -192,6 +195,7 @@ static int validate_parse(int argc, char **argv, validate_args *a)
         {"compare", required_argument, NULL, 'C'},   {"compare-file", required_argument, NULL, 'G'},
         {"max-work", required_argument, NULL, 'W'},
         {"quiet", no_argument, NULL, 'q'},          {"csv", required_argument, NULL, 'V'},
+        {"predictor", required_argument, NULL, 'P'},
         {NULL, 0, NULL, 0},
     };
     *a = (validate_args){.out = "-",
@@ -231,6 +235,11 @@ static int validate_parse(int argc, char **argv, validate_args *a)
             if (mg_gen_max_work_parse(optarg, &a->vo.max_work))
                 return mg_cli_usage_error("validate", "--max-work: expected a whole number "
                                           ">= 0 (0: no limit), got '%s'", optarg);
+            break;
+        case 'P':
+            if (mg_am_predictor_parse(optarg, &a->vo.predictor))
+                return mg_cli_usage_error("validate", "--predictor: expected sim or analytic, "
+                                          "got '%s'", optarg);
             break;
         case 'h': validate_usage(stdout); return MG_EXIT_OK;
         default:

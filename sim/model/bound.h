@@ -1,6 +1,7 @@
 /*
  * bound.h - a lower bound of a launch's cycles from its trace alone
- * (internal to sim/model; sim/MODEL.md, "The trace's lower bound").
+ * (internal to sim/model and the analytic model, sim/analytic; sim/MODEL.md,
+ * "The trace's lower bound").
  *
  * Every pipe of the model serves requests one after another at a fixed
  * rate, and a launch ends only after every request it made has been

@@ -224,6 +224,10 @@ typedef struct mg_sim {
 /* occupancy.c: how many warps of a work group fit an SP at once by
  * registers, warp slots and items (0 when not even one warp fits). */
 uint32_t mg_occ_group_warps(const mg_sim *s);
+/* The same for a device, warps of `lanes` and regs_per_item registers per
+ * item (already rounded to the allocation granule); also read by the
+ * analytic model (sim/analytic). */
+uint32_t mg_occ_warps(const mg_device *dev, uint32_t lanes, uint64_t regs_per_item);
 /* Registers one warp holds. */
 uint64_t mg_occ_warp_regs(const mg_sim *s, uint32_t lanes);
 

@@ -1,7 +1,8 @@
 /*
  * texlayout.h - the texture representation: how an image's texels map to
  * texture-L1 lines, L2 lines and the 2D blocks the image is stored and
- * fetched from DRAM in (internal to sim/model).  See sim/MODEL.md, "Memory".
+ * fetched from DRAM in (internal to sim/model and the analytic model,
+ * sim/analytic).  See sim/MODEL.md, "Memory".
  *
  * An L1 line holds a tile of tw x th texels; an L2 line holds `per` tiles
  * side by side in x (a row of the image's blocked layout); a block holds

@@ -32,6 +32,7 @@
  */
 #include "sim/search/sweep.h"
 #include "sim/search/memo.h"
+#include "sim/search/screen.h"
 
 #include "base/hash.h"
 #include "traces/gen/gen.h"
@@ -44,6 +45,7 @@
 #include <unistd.h>
 
 #define MASK_DONE 0x80u               /* in mask[]: resumed from the file */
+#define MASK_SCREENED 0x40u           /* in mask[]: left out by --screen */
 
 /* What a simulate pass does (sweep.c's header comment). */
 typedef enum sweep_phase {
@@ -68,7 +70,8 @@ typedef struct engine {
     FILE          *out;
     mg_diag       *d;
     /* the scan pass */
-    unsigned char *mask;              /* per member: fired rules | MASK_DONE */
+    unsigned char *mask;              /* per member: fired rules | MASK_DONE | MASK_SCREENED */
+    unsigned char *keep;              /* --screen: per member, 1 to simulate (NULL: all) */
     uint64_t       nmask, capmask;
     mg_sweep_done  done;
     uint64_t       di;                /* next resumed result to match */
@@ -160,7 +163,7 @@ static int matches_done(engine *e, const mg_space_cand *c)
 static int check_done(engine *e, const mg_space_cand *c, unsigned m)
 {
     const mg_sweep_cfg *cfg = e->cfg;
-    int recorded = !cfg->pruned_only || !m;
+    int recorded = (!cfg->pruned_only || !m) && (!e->keep || e->keep[c->index]);
     if (e->di >= e->done.n) return 0;
     if (e->done.index[e->di] != c->index) {
         if (!recorded) return 0;
@@ -211,10 +214,12 @@ static int scan_visit(void *p, const mg_space_cand *c)
         e->failed = 1;
         return 1;
     }
-    if (!done && (!cfg->pruned_only || !m)) {
+    int screened = e->keep && !e->keep[c->index];
+    if (!done && (!cfg->pruned_only || !m) && !screened) {
         e->sum->todo++;
     }
-    if (mask_push(e, (unsigned char)(m | (done ? MASK_DONE : 0)))) {
+    if (mask_push(e, (unsigned char)(m | (done ? MASK_DONE : 0) |
+                                     (screened ? MASK_SCREENED : 0)))) {
         mg_diag_error(e->d, "out of memory");
         e->failed = 1;
         return 1;
@@ -393,7 +398,8 @@ static int simulate_visit(void *p, const mg_space_cand *c)
 {
     engine *e = p;
     unsigned m = e->mask[c->index];
-    if ((m & MASK_DONE) || (e->cfg->pruned_only && m) || (e->phase == SWEEP_KEPT_FIRST && m))
+    if ((m & (MASK_DONE | MASK_SCREENED)) || (e->cfg->pruned_only && m) ||
+        (e->phase == SWEEP_KEPT_FIRST && m))
         return 0;
     if (e->phase != SWEEP_KEPT_FIRST && e->next_push == e->sum->todo) return 1;  /* --limit reached */
     char buf[1200];
@@ -520,6 +526,8 @@ int mg_sweep_run(const mg_sweep_cfg *cfg, mg_sweep_sum *sum, mg_diag *d)
     sum->id.cutoff = cfg->rules && !cfg->pruned_only && !cfg->limit ? cfg->cutoff : 0;
     sum->id.sample = cfg->sample;
     sum->id.max_work = cfg->max_work;
+    sum->id.screen_k = cfg->screen_k;
+    sum->id.screen_kept = cfg->screen_k && cfg->screen_kept;
     sum->has_rules = cfg->rules != NULL;
     mg_sweep_sum_shapes(sum, cfg->space);
     int rc = -1;
@@ -531,6 +539,7 @@ int mg_sweep_run(const mg_sweep_cfg *cfg, mg_sweep_sum *sum, mg_diag *d)
     sum->raw = st.raw;
     sum->excluded = st.excluded;
     sum->invalid = st.invalid;
+    if (cfg->screen_k && mg_screen_select(cfg, sum, &e.keep, d)) goto out;
     if (cfg->results) {
         e.out = mg_sweep_file_open(cfg->results, &sum->id, cfg->restart, sum, &e.done, d);
         if (!e.out) goto out;
@@ -563,6 +572,7 @@ out:
     }
     mg_sweep_done_free(&e.done);
     free(e.mask);
+    free(e.keep);
     for (uint64_t i = e.kcur; i < e.nk; i++) mg_sweep_result_free(&e.ktab[i]);
     free(e.ktab);
     return rc;

@@ -94,6 +94,8 @@ typedef struct mg_sweep_ident {
     int      pruned_only;
     double   cutoff;                         /* --cutoff F (0: none) */
     double   max_work;                       /* --max-work (0: no limit) */
+    uint64_t screen_k;                       /* --screen analytic:K (0: none) */
+    int      screen_kept;                    /* ... +kept */
     uint64_t size;                           /* members of the space */
 } mg_sweep_ident;
 
@@ -151,6 +153,8 @@ typedef struct mg_sweep_sum {
     uint64_t cut;                             /* results cut at the bar (--cutoff) */
     uint64_t cut_bound;                       /* ... of them, on the trace's lower bound */
     double   cut_floor;                       /* the lowest bar a result was cut at (s) */
+    uint64_t screen_ranked;                   /* --screen: candidates ranked analytically */
+    uint64_t screen_chosen;                   /* ... of them chosen to simulate */
     uint64_t sampled;                         /* results extrapolated from a sample */
     double   sample_error_max;
     uint64_t sample_error_ppb;                /* summed in 1e-9 units (order independent) */
@@ -204,6 +208,9 @@ typedef struct mg_sweep_cfg {
     uint64_t         limit;         /* simulate at most this many now (0: all) */
     int              sample;
     double           max_work;      /* --max-work (0: no limit) */
+    uint64_t         screen_k;      /* > 0: simulate only the K analytically fastest
+                                       of each shape (screen.h) ... */
+    int              screen_kept;   /* ... and every candidate the rules keep */
     const char      *results;       /* results file ("-": stdout), or NULL for none */
     int              restart;       /* discard an existing results file */
     int              progress;      /* draw progress on stderr */

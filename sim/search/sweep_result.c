@@ -4,6 +4,7 @@
  * with tools that read results files (configs/README.md, "Sweep results").
  */
 #include "sim/search/sweep.h"
+#include "sim/search/screen.h"
 
 #include "traces/gen/gen.h"
 #include "sim/search/memo.h"
@@ -468,6 +469,11 @@ char *mg_sweep_header_line(const mg_sweep_ident *id)
     if (id->cutoff > 0) put_num(&b, "cutoff", id->cutoff);    /* absent without --cutoff */
     if (id->max_work != MG_GEN_MAX_WORK_DEFAULT)                /* absent at the default */
         put_num(&b, "max_work", id->max_work);
+    if (id->screen_k) {                                         /* absent without --screen */
+        char scr[48];
+        put_key(&b, "screen");
+        put_str(&b, mg_screen_str(id->screen_k, id->screen_kept, scr, sizeof scr));
+    }
     put_num(&b, "size", (double)id->size);
     puts_(&b, "}\n");
     if (b.oom) { free(b.p); return NULL; }

@@ -7,6 +7,7 @@
  * (time, index), the lower index winning a tie.
  */
 #include "sim/search/sweep.h"
+#include "sim/search/screen.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -132,7 +133,7 @@ void mg_sweep_sum_add(mg_sweep_sum *s, const mg_sweep_result *r)
 /* Regret and the top-10 overlap need every candidate simulated and rules. */
 static int comparable(const mg_sweep_sum *s)
 {
-    return s->has_rules && !s->id.pruned_only && s->best.valid;
+    return s->has_rules && !s->id.pruned_only && !s->id.screen_k && s->best.valid;
 }
 
 uint64_t mg_sweep_simulated(const mg_sweep_sum *s)
@@ -256,6 +257,14 @@ void mg_sweep_sum_print(const mg_sweep_sum *s, FILE *f)
     fprintf(f, "simulated   %" PRIu64 "%s, %" PRIu64 " rejected by the generator or the model\n",
             mg_sweep_simulated(s), s->id.pruned_only ? " (kept candidates only)" : "",
             s->failed);
+    if (s->id.screen_k) {
+        char scr[48];
+        fprintf(f, "screen      %s: %" PRIu64 " candidates ranked by the analytical model, %"
+                PRIu64 " chosen to simulate (%.2f%% of the space)\n",
+                mg_screen_str(s->id.screen_k, s->id.screen_kept, scr, sizeof scr),
+                s->screen_ranked, s->screen_chosen,
+                s->id.size ? 100.0 * (double)s->screen_chosen / (double)s->id.size : 0.0);
+    }
     if (s->id.cutoff > 0)
         fprintf(f, "cutoff      %g x the best kept: %" PRIu64 " pruned candidates stopped at "
                 "that bar (the lowest %.3f us), %" PRIu64 " of them on their trace's lower "
@@ -328,6 +337,14 @@ cJSON *mg_sweep_sum_json(const mg_sweep_sum *s)
     cJSON_AddNumberToObject(j, "to_simulate", (double)s->total);
     cJSON_AddNumberToObject(j, "simulated", (double)mg_sweep_simulated(s));
     cJSON_AddNumberToObject(j, "rejected", (double)s->failed);
+    if (s->id.screen_k) {
+        char scr[48];
+        cJSON *o = cJSON_AddObjectToObject(j, "screen");
+        cJSON_AddStringToObject(o, "mode", mg_screen_str(s->id.screen_k, s->id.screen_kept, scr,
+                                                         sizeof scr));
+        cJSON_AddNumberToObject(o, "ranked", (double)s->screen_ranked);
+        cJSON_AddNumberToObject(o, "chosen", (double)s->screen_chosen);
+    }
     if (s->id.cutoff > 0) {
         cJSON_AddNumberToObject(j, "cutoff", s->id.cutoff);
         cJSON_AddNumberToObject(j, "cut", (double)s->cut);

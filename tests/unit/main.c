@@ -27,6 +27,7 @@ int main(int argc, char **argv)
         add_plot_suite,
         add_sample_suite,
         add_bound_suite,
+        add_analytic_suite,
         add_trace_drec_suite,
         add_cache_suite,
         add_emit_suite,

@@ -38,6 +38,7 @@ int add_stats_suite(void);
 int add_plot_suite(void);
 int add_sample_suite(void);
 int add_trace_drec_suite(void);
+int add_analytic_suite(void);
 int add_cache_suite(void);
 int add_emit_suite(void);
 int add_vprobe_suite(void);
