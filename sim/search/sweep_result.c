@@ -11,6 +11,7 @@
 #include "base/jsonout.h"
 #include "sim/version.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -469,6 +470,12 @@ char *mg_sweep_header_line(const mg_sweep_ident *id)
     if (id->max_work != MG_GEN_MAX_WORK_DEFAULT)                /* absent at the default */
         put_num(&b, "max_work", id->max_work);
     put_num(&b, "size", (double)id->size);
+    if (id->shard_n > 1) {                   /* a shard's file (shard.h): the last field */
+        char sh[48];
+        snprintf(sh, sizeof sh, "%" PRIu32 "/%" PRIu32, id->shard_i, id->shard_n);
+        put_key(&b, "shard");
+        put_str(&b, sh);
+    }
     puts_(&b, "}\n");
     if (b.oom) { free(b.p); return NULL; }
     return b.p;
