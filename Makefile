@@ -11,6 +11,8 @@
 #   make uninstall PREFIX=... [DESTDIR=...]
 #   make readme-accuracy  the README's accuracy table from configs/measured/
 #   make deps         install the Debian packages (apt-get; root or sudo)
+#   make MPI=1        also bin/mgsim-mpi: sweeps across MPI ranks (Open MPI;
+#                     installs openmpi-bin and libopenmpi-dev if missing)
 #   make clean
 #
 # Objects go under $(BUILD)/ (out of tree), with dependency files for
@@ -38,7 +40,8 @@ LDFLAGS += $(LDSAN)
 # The simulator library: everything under base/, sim/ and traces/ except
 # mgsim's main().  It must never include OpenCL headers (checked by
 # `make test`).
-LIB_SRCS    := $(sort $(shell find base sim traces -name '*.c' ! -path sim/mgsim.c 2>/dev/null))
+LIB_SRCS    := $(sort $(shell find base sim traces -name '*.c' ! -path sim/mgsim.c \
+                 ! -path 'sim/mpi/*' 2>/dev/null))
 MGSIM_SRCS  := sim/mgsim.c
 PROBE_SRCS  := $(sort $(shell find probe -name '*.c'))
 TEST_SRCS   := $(sort $(wildcard tests/unit/*.c))
@@ -115,13 +118,37 @@ $(UNIT): $(TEST_OBJS) $(LIB)
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $< $(LIB) $(LIBS)
 
+# ---- MPI (optional) ------------------------------------------------------
+# make MPI=1 builds bin/mgsim-mpi too: mgsim whose sweep, under mpirun,
+# splits over the ranks (sim/mpi/, the only code that includes mpi.h,
+# compiled by mpicc).  Without MPI=1 nothing needs MPI.
+MPICC       ?= mpicc
+MPI_SRCS    := $(sort $(wildcard sim/mpi/*.c))
+MPI_OBJS    := $(MPI_SRCS:%.c=$(BUILD)/%.o)
+MGSIM_MPI   := $(BINDIR)/mgsim-mpi
+ifeq ($(MPI),1)
+all: $(MGSIM_MPI)
+endif
+
+.PHONY: mpi-ensure
+mpi-ensure:
+	@command -v $(MPICC) >/dev/null 2>&1 || sh mk/deps.sh install-mpi
+
+$(BUILD)/sim/mpi/%.o: sim/mpi/%.c | deps-ensure mpi-ensure
+	@mkdir -p $(dir $@)
+	$(MPICC) $(CFLAGS) -c $< -o $@
+
+$(MGSIM_MPI): $(MPI_OBJS) $(LIB)
+	@mkdir -p $(dir $@)
+	$(MPICC) $(LDFLAGS) -o $@ $(MPI_OBJS) $(LIB) $(LIBS)
+
 # ---- tests ---------------------------------------------------------------
 # test-run runs every suite against the binaries of this BUILD/BINDIR and
 # fails if any fails (each runner prints its own summary line).
 test: deps-ensure
 	@$(MAKE) --no-print-directory test-run
 
-test-run: $(MGSIM) $(MGPROBE) $(UNIT) $(LIBSO)
+test-run: $(MGSIM) $(MGPROBE) $(UNIT) $(LIBSO) $(if $(filter 1,$(MPI)),$(MGSIM_MPI))
 	@sh tests/run_all.sh "$(UNIT)" "$(MGSIM)" "$(MGPROBE)"
 
 check: deps-ensure
@@ -178,7 +205,7 @@ uninstall:
 clean:
 	rm -rf build $(BINDIR)
 
--include $(LIB_OBJS:.o=.d) $(MGSIM_OBJS:.o=.d) $(PROBE_OBJS:.o=.d) $(TEST_OBJS:.o=.d) \
+-include $(LIB_OBJS:.o=.d) $(MGSIM_OBJS:.o=.d) $(MPI_OBJS:.o=.d) $(PROBE_OBJS:.o=.d) $(TEST_OBJS:.o=.d) \
          $(BENCH_SRCS:%.c=$(BUILD)/%.d)
 
 # ---- fuzzing: every parser ------------------------------------------------

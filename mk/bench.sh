@@ -58,3 +58,4 @@ rm -rf "$SWD"
 # ones whose exhaustive sweep takes under a minute here)
 sh mk/screen_bench.sh "$MGSIM" "$RESULTS" "$COMMIT" "$MACHINE" \
     ${MG_SCREEN_SPACES:-conv1x1-14x14x128x128 softmax-128xN layernorm-128xN dwconv3x3-56x56x128}
+sh mk/bench_mpi.sh "$COMMIT" "$MACHINE"

@@ -9,6 +9,7 @@
 #                        exact command and exit 1
 #   mk/deps.sh ensure    check, and install only when something is missing
 #   mk/deps.sh install-fuzz   clang and its runtime, for `make fuzz` only
+#   mk/deps.sh install-mpi    Open MPI, for `make MPI=1` (bin/mgsim-mpi) only
 #
 # The package list is the project's whole dependency set (see README.md).
 set -u
@@ -16,6 +17,8 @@ set -u
 PACKAGES="ocl-icd-opencl-dev opencl-headers pocl-opencl-icd libcjson-dev libcunit1-dev gnuplot-nox"
 # Only for `make fuzz` (run by hand, not by make test): clang's libFuzzer.
 FUZZ_PACKAGES="clang libclang-rt-14-dev"
+# Only for `make MPI=1` (optional): Open MPI's mpicc, mpirun and library.
+MPI_PACKAGES="openmpi-bin libopenmpi-dev"
 
 # One line per dependency: a file (or command) proving it is there, and the
 # package that provides it.  Multiarch paths are probed with a glob.
@@ -58,6 +61,8 @@ case "${1:-ensure}" in
         do_install ;;
     install-fuzz)
         do_install "$FUZZ_PACKAGES" ;;
+    install-mpi)
+        do_install "$MPI_PACKAGES" ;;
     ensure)
         m=$(missing)
         [ -z "$m" ] && exit 0
@@ -73,5 +78,5 @@ case "${1:-ensure}" in
         m=$(missing)
         if [ -n "$m" ]; then echo "mk/deps.sh: still missing after install:$m" >&2; exit 1; fi ;;
     *)
-        echo "usage: mk/deps.sh check|install|ensure|install-fuzz" >&2; exit 2 ;;
+        echo "usage: mk/deps.sh check|install|ensure|install-fuzz|install-mpi" >&2; exit 2 ;;
 esac

@@ -5,6 +5,7 @@
  */
 #include "sim/cli/cli.h"
 #include "sim/cli/sweep_opts.h"
+#include "sim/search/shard.h"
 #include "sim/search/sweep.h"
 #include "sim/search/screen.h"
 #include "base/afile.h"
@@ -24,7 +25,9 @@ static void sweep_usage(FILE *f)
             "                   [-j N] [--sample auto|off|N] [-o RESULTS.jsonl [--restart]]\n"
             "                   [--cutoff F | --limit N] [--max-work N] [--json] [-q]\n"
             "                   [--time] [--csv FILE] [--screen analytic:K[+kept]]\n"
+            "                   [--shard I/N]\n"
             "       mgsim sweep --csv FILE RESULTS.jsonl\n"
+            "       mgsim sweep --config CFG --space SPACE [...] --merge -o RESULTS SHARD...\n"
             "\n"
             "Simulates every member of SPACE on CFG (with --pruned-only, only those the\n"
             "RULES keep; with RULES every record says kept or pruned and which rules\n"
@@ -63,6 +66,15 @@ static void sweep_usage(FILE *f)
             "                      candidate, one column per schedule knob, then the\n"
             "                      record's fields (seconds, gflops, kept, fired, ...)\n"
             "--csv FILE RESULTS    only convert the results file RESULTS to CSV\n"
+            "--shard I/N           simulate only shard I (0 .. N-1) of N: every\n"
+            "                      candidate whose number / 16 is I modulo N; -o gets\n"
+            "                      that shard's records (it resumes as any results file)\n"
+            "--merge SHARD...      put the N shard files of a sweep (run with the same\n"
+            "                      options and --shard 0/N .. N-1/N) together into -o\n"
+            "                      RESULTS: exactly the file one process writes, and its\n"
+            "                      summary; a missing, incomplete or foreign shard: exit\n"
+            "                      2, nothing written.  Under mpirun, mgsim-mpi (make\n"
+            "                      MPI=1) splits a sweep over the ranks by itself\n"
             "--json                the summary as JSON\n"
             "-q, --quiet           no progress line (it is drawn only on a terminal)\n"
             "--time                print the elapsed time and candidates/s on stderr\n"
@@ -84,7 +96,28 @@ typedef struct sweep_cli {
     unsigned long long limit;     /* --limit, 0: none */
     uint64_t screen_k;            /* --screen analytic:K (0: none) */
     int screen_kept;
+    uint32_t shard_i, shard_n;    /* --shard I/N (shard_n 0: none) */
+    int merge;                    /* --merge: the operands are shard files */
+    char *const *files;
+    int nfiles;
 } sweep_cli;
+
+/* The combinations --shard and --merge cannot take.  Returns 0, or 2
+ * after printing a usage error. */
+static int sweep_check_dist(const sweep_cli *w)
+{
+    if ((w->shard_n || w->merge) && w->a.cutoff > 0)
+        return mg_cli_usage_error("sweep", "--cutoff does not shard (its bar is the best kept "
+                                  "candidate of the whole space)");
+    if (!w->merge) return 0;
+    if (w->shard_n) return mg_cli_usage_error("sweep", "--merge and --shard do not combine");
+    if (!w->nfiles) return mg_cli_usage_error("sweep", "--merge: no shard files given");
+    if (!w->outp || !strcmp(w->outp, "-"))
+        return mg_cli_usage_error("sweep", "--merge needs -o RESULTS (a file)");
+    if (w->limit || w->restart || w->csv)
+        return mg_cli_usage_error("sweep", "--merge takes none of --limit, --restart, --csv");
+    return 0;
+}
 
 /* Parse sweep's options into w.  Returns -1 when the command should go
  * on, else its exit status (--help: 0; a usage error, printed: 2). */
@@ -99,7 +132,8 @@ static int sweep_parse(int argc, char **argv, sweep_cli *w)
         {"time", no_argument, NULL, 'T'},           {"help", no_argument, NULL, 'h'},
         {"limit", required_argument, NULL, 'L'},    {"cutoff", required_argument, NULL, 'X'},
         {"max-work", required_argument, NULL, 'W'},
-        {"csv", required_argument, NULL, 'C'},
+        {"csv", required_argument, NULL, 'C'},     {"shard", required_argument, NULL, 'H'},
+        {"merge", no_argument, NULL, 'G'},
         {"no-progress", no_argument, NULL, 'N'},   /* hidden: the old spelling of -q */
         {"screen", required_argument, NULL, 'Z'},
         {NULL, 0, NULL, 0},
@@ -111,6 +145,9 @@ static int sweep_parse(int argc, char **argv, sweep_cli *w)
     w->limit = 0;
     w->screen_k = 0;
     w->screen_kept = 0;
+    w->shard_i = w->shard_n = 0;
+    w->merge = w->nfiles = 0;
+    w->files = NULL;
     char *end;
     int c;
     mg_opts po;
@@ -121,6 +158,13 @@ static int sweep_parse(int argc, char **argv, sweep_cli *w)
         else if (c == 'C') w->csv = optarg;
         else if (c == 'J') w->json = 1;
         else if (c == 'T') w->timing = 1;
+        else if (c == 'G') w->merge = 1;
+        else if (c == 'H') {
+            if (mg_shard_parse(optarg, &w->shard_i, &w->shard_n))
+                return mg_cli_usage_error("sweep", "--shard: expected I/N with 0 <= I < N, "
+                                          "2 <= N <= %u (e.g. 0/4), got '%s'", MG_SHARD_MAX,
+                                          optarg);
+        }
         else if (c == 'L') {
             w->limit = strtoull(optarg, &end, 10);
             if (end == optarg || *end || !w->limit || optarg[0] == '-')
@@ -140,6 +184,11 @@ static int sweep_parse(int argc, char **argv, sweep_cli *w)
         w->convert = argv[optind];
         return -1;
     }
+    if (w->merge) {
+        w->files = argv + optind;
+        w->nfiles = argc - optind;
+        optind = argc;
+    }
     if (optind < argc)
         return mg_cli_usage_error("sweep", "unexpected operand '%s'%s", argv[optind],
                                   w->csv ? " (--csv FILE RESULTS converts RESULTS alone: no "
@@ -147,6 +196,7 @@ static int sweep_parse(int argc, char **argv, sweep_cli *w)
     if (!a->cfg || !a->space)
         return mg_cli_usage_error("sweep", "--config and --space are required");
     if (mg_sweep_args_check(a, "sweep")) return MG_EXIT_BAD;
+    if (sweep_check_dist(w)) return MG_EXIT_BAD;
     if (a->cutoff > 0 && w->limit)
         return mg_cli_usage_error("sweep", "--cutoff and --limit do not combine (the bar needs "
                                   "every kept candidate first)");
@@ -162,6 +212,10 @@ static int sweep_parse(int argc, char **argv, sweep_cli *w)
  * progress shown) and, when interrupted, what was kept. */
 static void sweep_notes(const sweep_cli *w, const mg_sweep_cfg *cfg, const mg_sweep_sum *sum)
 {
+    if (w->merge && !sum->interrupted)
+        fprintf(stderr, "mgsim: sweep: merged %d shard files into %s (%" PRIu64 " records)\n",
+                w->nfiles, w->outp, sum->written);
+    if (w->merge) return;
     if (sum->resumed)
         fprintf(stderr, "mgsim: sweep: resumed %" PRIu64 " records from %s\n", sum->resumed,
                 w->outp);
@@ -235,11 +289,31 @@ static int sweep_convert(const sweep_cli *w)
     return rc;
 }
 
+/* Run the sweep cfg as w asks: merge shard files, on the runner, or here.
+ * Returns as mg_sweep_run; *mute set where another process reports. */
+static int sweep_exec(const sweep_cli *w, mg_sweep_cfg *cfg, const mg_sweep_runner *runner,
+                      mg_sweep_sum *sum, int *mute, mg_diag *d)
+{
+    *mute = 0;
+    if (w->merge) return mg_sweep_merge(cfg, w->files, w->nfiles, sum, d);
+    if (runner) return runner->run(cfg, sum, mute, d);
+    return mg_sweep_run(cfg, sum, d);
+}
+
 int mg_cmd_sweep(int argc, char **argv)
+{
+    return mg_sweep_command(argc, argv, NULL);
+}
+
+int mg_sweep_command(int argc, char **argv, const mg_sweep_runner *runner)
 {
     sweep_cli w;
     int rc = sweep_parse(argc, argv, &w);
     if (rc >= 0) return rc;
+    if (!runner && mg_sweep_under_mpi() > 1 && !w.shard_n && !w.merge && !w.convert)
+        return mg_cli_usage_error("sweep", "started by mpirun with %d processes, but this "
+                                  "mgsim has no MPI: run mgsim-mpi (make MPI=1), or give "
+                                  "each process --shard I/N", mg_sweep_under_mpi());
     if (w.convert) return sweep_convert(&w);
     mg_diag d;
     mg_diag_init(&d);
@@ -267,10 +341,14 @@ int mg_cmd_sweep(int argc, char **argv)
         cfg.limit = w.limit;
         cfg.screen_k = w.screen_k;
         cfg.screen_kept = w.screen_kept;
+        cfg.id.shard_i = w.shard_i;
+        cfg.id.shard_n = w.shard_n;
         mg_cli_catch_stop();
-        int run = mg_sweep_run(&cfg, sum, &d);
+        int mute, run = sweep_exec(&w, &cfg, runner, sum, &mute, &d);
         mg_cli_release_stop();
-        if (!run) {
+        if (mute) {
+            rc = run ? MG_EXIT_BAD : sum->interrupted ? MG_EXIT_INTERRUPTED : MG_EXIT_OK;
+        } else if (!run) {
             sweep_notes(&w, &cfg, sum);
             rc = sum->interrupted ? MG_EXIT_INTERRUPTED : MG_EXIT_OK;
             if (rc == MG_EXIT_OK && w.csv && mg_sweep_csv(w.outp, w.csv, &d)) rc = MG_EXIT_BAD;

@@ -52,6 +52,16 @@ void mg_cli_release_stop(void)
     signal(SIGTERM, SIG_DFL);
 }
 
+int mg_sweep_under_mpi(void)
+{
+    static const char *const vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"};
+    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
+        const char *v = getenv(vars[i]);
+        if (v && *v) return atoi(v);
+    }
+    return 0;
+}
+
 void mg_sweep_args_init(mg_sweep_args *a)
 {
     memset(a, 0, sizeof *a);

@@ -53,6 +53,21 @@ void mg_sweep_inputs_free(mg_sweep_inputs *in);
 /* A sweep of in's device with a's options (no results file). */
 void mg_sweep_cfg_init(mg_sweep_cfg *cfg, const mg_sweep_inputs *in, const mg_sweep_args *a);
 
+/* How `mgsim sweep` runs a sweep when not on mg_sweep_run: across the
+ * ranks of an MPI job (sim/mpi/).  run: as mg_sweep_run, with *mute set
+ * on a process that must print nothing but its errors (another reports). */
+typedef struct mg_sweep_runner {
+    int (*run)(const mg_sweep_cfg *cfg, mg_sweep_sum *sum, int *mute, mg_diag *d);
+} mg_sweep_runner;
+
+/* `mgsim sweep` (argv[0] "sweep") on runner (NULL: in this process, as
+ * mg_cmd_sweep).  Returns the exit status. */
+int mg_sweep_command(int argc, char **argv, const mg_sweep_runner *runner);
+
+/* The number of processes of the MPI job this process is part of, from
+ * the launcher's environment (Open MPI's, or PMI's); 0 when none. */
+int mg_sweep_under_mpi(void);
+
 /* SIGINT and SIGTERM set the flag mg_sweep_cfg.stop points to (another
  * one, a second or more later, kills at once); release restores the
  * default handlers. */

@@ -26,6 +26,13 @@
  * count or on where a resumed file stopped.  Each phase has its own memo (a
  * copied result must have met the same limit).
  *
+ * A distributed sweep (shard.h) narrows the scope: with --shard I/N only
+ * shard I's candidates are simulated and recorded, and cfg->dist can skip
+ * candidates another process has on file, send each result elsewhere
+ * instead of writing it (sink), or take every result from elsewhere
+ * instead of simulating it (fetch: the writer of a merge or of an MPI
+ * run's rank 0).
+ *
  * Shared state is the ring, the counters, the output stream and the
  * summary, all under one mutex.  The generator, the model and cJSON keep
  * no mutable global state (their scratch buffers are _Thread_local).
@@ -33,6 +40,7 @@
 #include "sim/search/sweep.h"
 #include "sim/search/memo.h"
 #include "sim/search/screen.h"
+#include "sim/search/shard.h"
 
 #include "base/hash.h"
 #include "traces/gen/gen.h"
@@ -75,6 +83,7 @@ typedef struct engine {
     uint64_t       nmask, capmask;
     mg_sweep_done  done;
     uint64_t       di;                /* next resumed result to match */
+    uint64_t       si;                /* next of cfg->dist->skip to pass */
     int            failed;
     /* the simulate pass */
     pthread_mutex_t mu;
@@ -163,7 +172,8 @@ static int matches_done(engine *e, const mg_space_cand *c)
 static int check_done(engine *e, const mg_space_cand *c, unsigned m)
 {
     const mg_sweep_cfg *cfg = e->cfg;
-    int recorded = (!cfg->pruned_only || !m) && (!e->keep || e->keep[c->index]);
+    int recorded = mg_shard_has(&e->sum->id, c->index) && (!cfg->pruned_only || !m) &&
+                   (!e->keep || e->keep[c->index]);
     if (e->di >= e->done.n) return 0;
     if (e->done.index[e->di] != c->index) {
         if (!recorded) return 0;
@@ -191,6 +201,16 @@ static int check_done(engine *e, const mg_space_cand *c, unsigned m)
     return 1;
 }
 
+/* Is member `index` one another process has on file (cfg->dist->skip)?
+ * Members come in increasing order. */
+static int skipped(engine *e, uint64_t index)
+{
+    const mg_sweep_dist *dist = e->cfg->dist;
+    if (!dist || !dist->skip) return 0;
+    while (e->si < dist->nskip && dist->skip[e->si] < index) e->si++;
+    return e->si < dist->nskip && dist->skip[e->si] == index;
+}
+
 /* The scan pass's visit of member c: its rules, its counts, its resumed
  * result checked, its mask entry.  Returns 0, 1 to stop (e->failed set on
  * error). */
@@ -215,10 +235,11 @@ static int scan_visit(void *p, const mg_space_cand *c)
         return 1;
     }
     int screened = e->keep && !e->keep[c->index];
-    if (!done && (!cfg->pruned_only || !m) && !screened) {
+    int mine = mg_shard_has(&e->sum->id, c->index) && !skipped(e, c->index);
+    if (!done && mine && (!cfg->pruned_only || !m) && !screened) {
         e->sum->todo++;
     }
-    if (mask_push(e, (unsigned char)(m | (done ? MASK_DONE : 0) |
+    if (mask_push(e, (unsigned char)(m | (done || !mine ? MASK_DONE : 0) |
                                      (screened ? MASK_SCREENED : 0)))) {
         mg_diag_error(e->d, "out of memory");
         e->failed = 1;
@@ -290,6 +311,9 @@ static void flush_ready(engine *e)
         }
         if (e->phase == SWEEP_KEPT_FIRST) {         /* held for SWEEP_REST_CAPPED, not written */
             if (ktab_push(e, &s->result)) e->fatal = 1;
+        } else if (e->cfg->dist && e->cfg->dist->sink) {
+            if (!e->fatal && e->cfg->dist->sink(e->cfg->dist->ctx, &s->result, e->d))
+                e->fatal = 1;
         } else if (e->out && !e->fatal) {
             char *line = mg_sweep_result_line(&s->result);
             if (!line || fputs(line, e->out) < 0 || fflush(e->out)) {
@@ -309,12 +333,32 @@ static void flush_ready(engine *e)
     pthread_cond_broadcast(&e->cv_space);
 }
 
+/* Take slot s's result from cfg->dist->fetch into *r (the lock not held).
+ * Returns 0, or 2 without a result (stopped, or e->fatal set with the
+ * problem in e->d). */
+static int fetch_slot(engine *e, const slot *s, mg_sweep_result *r)
+{
+    mg_diag d;
+    mg_diag_init(&d);
+    int rc = e->cfg->dist->fetch(e->cfg->dist->ctx, s->index, r, &d);
+    if (rc < 0) {
+        pthread_mutex_lock(&e->mu);
+        if (!e->fatal) mg_diag_error(e->d, "%s", mg_diag_first(&d));
+        e->fatal = 1;
+        pthread_mutex_unlock(&e->mu);
+    }
+    mg_diag_free(&d);
+    return rc ? 2 : 0;
+}
+
 /* Simulate slot s into *r (the lock not held).  With nowait, returns 1
  * without a result when s's model key is being simulated by another
- * thread (memo.h); else 0. */
+ * thread (memo.h); 2 without one when a fetch gave none (fetch_slot);
+ * else 0. */
 static int run_slot(engine *e, const slot *s, int nowait, mg_sweep_result *r)
 {
     memset(r, 0, sizeof *r);
+    if (e->cfg->dist && e->cfg->dist->fetch) return fetch_slot(e, s, r);
     r->index = s->index;
     r->has_rules = e->cfg->rules != NULL;
     r->fired = s->fired;
@@ -354,7 +398,12 @@ static void *worker(void *p)
         }
         pthread_mutex_unlock(&e->mu);
         mg_sweep_result r;
-        if (run_slot(e, s, 1, &r)) {
+        int got = run_slot(e, s, 1, &r);
+        if (got == 2) {                             /* a fetch gave no result */
+            pthread_mutex_lock(&e->mu);
+            break;
+        }
+        if (got) {
             pthread_mutex_lock(&e->mu);
             slot *t = e->next_take < e->next_push && !e->fatal && !stopped(e) &&
                               !e->ring[e->next_take % e->W].ready
@@ -556,6 +605,8 @@ int mg_sweep_run(const mg_sweep_cfg *cfg, mg_sweep_sum *sum, mg_diag *d)
                       "space (use --restart)", cfg->results, e.done.index[e.di]);
         goto out;
     }
+    if (cfg->dist && cfg->dist->scanned && cfg->dist->scanned(cfg->dist->ctx, &e.done, d))
+        goto out;
     sum->total = sum->resumed + sum->todo;
     sum->limit = cfg->limit;
     if (cfg->limit && sum->todo > cfg->limit) sum->todo = cfg->limit;

@@ -97,6 +97,7 @@ typedef struct mg_sweep_ident {
     uint64_t screen_k;                       /* --screen analytic:K (0: none) */
     int      screen_kept;                    /* ... +kept */
     uint64_t size;                           /* members of the space */
+    uint32_t shard_i, shard_n;               /* --shard I/N (shard.h); shard_n 0: whole */
 } mg_sweep_ident;
 
 /* FNV-1a 64 (from sweep_file.c's offset basis) as 16 hex digits: of a
@@ -216,6 +217,8 @@ typedef struct mg_sweep_cfg {
     int              progress;      /* draw progress on stderr */
     const char      *label;         /* progress prefix, e.g. the variant */
     volatile sig_atomic_t *stop;    /* set (by a signal handler) to stop early */
+    const struct mg_sweep_dist *dist;  /* NULL, or where results go and come from in a
+                                          distributed sweep (shard.h) */
 } mg_sweep_cfg;
 
 /* Run a sweep into *sum (sim/MODEL.md and configs/README.md say what

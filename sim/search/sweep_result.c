@@ -12,6 +12,7 @@
 #include "base/jsonout.h"
 #include "sim/version.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -475,6 +476,12 @@ char *mg_sweep_header_line(const mg_sweep_ident *id)
         put_str(&b, mg_screen_str(id->screen_k, id->screen_kept, scr, sizeof scr));
     }
     put_num(&b, "size", (double)id->size);
+    if (id->shard_n > 1) {                   /* a shard's file (shard.h): the last field */
+        char sh[48];
+        snprintf(sh, sizeof sh, "%" PRIu32 "/%" PRIu32, id->shard_i, id->shard_n);
+        put_key(&b, "shard");
+        put_str(&b, sh);
+    }
     puts_(&b, "}\n");
     if (b.oom) { free(b.p); return NULL; }
     return b.p;

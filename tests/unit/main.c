@@ -23,6 +23,7 @@ int main(int argc, char **argv)
         add_knee_suite, add_ops_probe_suite, add_profile_suite,
         add_search_suite,
         add_sweep_suite,
+        add_shard_suite,
         add_stats_suite,
         add_plot_suite,
         add_sample_suite,

@@ -34,6 +34,7 @@ int add_ops_probe_suite(void);
 int add_profile_suite(void);
 int add_search_suite(void);
 int add_sweep_suite(void);
+int add_shard_suite(void);
 int add_stats_suite(void);
 int add_plot_suite(void);
 int add_sample_suite(void);
