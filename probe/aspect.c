@@ -48,6 +48,9 @@ const mgp_aspect mgp_aspects[] = {
     {.name = "vload",
      .summary = "buffer vector loads, a line per lane: one load per vector or per element",
      .run = mgp_asp_vload},
+    {.name = "lsu",
+     .summary = "loads in flight: a lone warp's load rate against a loaded core's (partitions)",
+     .run = mgp_asp_lsu},
     {.name = NULL},
 };
 

@@ -126,5 +126,6 @@ void mgp_asp_bw_constant(mgp_arun *a);
 void mgp_asp_dram(mgp_arun *a);
 void mgp_asp_rstride2d(mgp_arun *a);
 void mgp_asp_vload(mgp_arun *a);
+void mgp_asp_lsu(mgp_arun *a);
 
 #endif

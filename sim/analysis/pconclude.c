@@ -227,3 +227,50 @@ void mg_pc_vload(mg_ares *r, const double t[2][3], double packed, double noise)
         mg_ares_conclude_none(r, "max_load_bytes", "bytes", vload_m, "vload undetermined");
     }
 }
+
+/* ---- lsu ---------------------------------------------------------------------------- */
+
+static const char *const lsu_m = "mlp chase steps of line loads from a first-level-resident "
+                                 "buffer: a lone warp's time per further load against a loaded "
+                                 "compute unit's per warp-load";
+
+/* Least-squares slope of y over x (n points, NANs skipped); NAN under 2. */
+static double lsq_slope(const int *x, const double *y, int n)
+{
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        if (!isfinite(y[i])) continue;
+        sx += x[i], sy += y[i], sxx += (double)x[i] * x[i], sxy += x[i] * y[i];
+        k++;
+    }
+    double den = k * sxx - sx * sx;
+    return k >= 2 && den > 0 ? (k * sxy - sx * sy) / den : NAN;
+}
+
+void mg_pc_lsu(mg_ares *r, const double t1[MG_PPLAN_LSU_NLOADS],
+               const double tw[MG_PPLAN_LSU_NWARPS], double t8w, int wmax, double noise)
+{
+    double lone = lsq_slope(mg_pplan_lsu_loads, t1, MG_PPLAN_LSU_NLOADS);
+    int iw = -1;
+    for (int i = 0; i < MG_PPLAN_LSU_NWARPS; i++)
+        if (mg_pplan_lsu_warps[i] == wmax) iw = i;
+    double sp = iw >= 0 && wmax > 1 ? (tw[iw] - t8w) / 8.0 / wmax : NAN;
+    int flat = 0;
+    for (int i = 0; i < MG_PPLAN_LSU_NWARPS && isfinite(tw[0]); i++)
+        if (isfinite(tw[i]) && tw[i] <= 1.25 * tw[0]) flat = mg_pplan_lsu_warps[i];
+    if (!(lone > 0) || !(sp > 0)) {
+        mg_ares_conclude_none(r, "lone_load_ns", "ns", lsu_m, "a point did not run or the "
+                              "time did not grow with the loads");
+        mg_ares_conclude_none(r, "sp_load_ns", "ns", lsu_m, "no loaded point");
+        mg_ares_conclude_none(r, "lone_ratio", "x", lsu_m, "no ratio");
+        return;
+    }
+    double ratio = lone / sp, conf = fmax(0.5, 0.9 - 2 * noise);
+    mg_ares_conclude(r, "lone_load_ns", lone, "ns", conf, lsu_m);
+    mg_ares_conclude(r, "sp_load_ns", sp, "ns", conf, lsu_m);
+    mg_ares_conclude(r, "lone_ratio", ratio, "x", conf, lsu_m);
+    if (flat) mg_ares_conclude(r, "flat_warps", flat, "warps", conf, lsu_m);
+    mg_ares_note(r, "a lone warp reaches 1/%.3g of a loaded unit's load rate (%d warps at 16 "
+                 "loads within 1.25x of one)", ratio, flat);
+}

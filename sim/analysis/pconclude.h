@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "sim/analysis/ares.h"
+#include "sim/analysis/pplan.h"
 
 /* warp: the ticket estimate w1 (confidence c1, < 0 when none) and the
  * timing estimate w2 (c2) -> warp_size_by_ticket, warp_size_by_timing and
@@ -72,6 +73,28 @@ void mg_pc_bw(mg_ares *r, const double *xs, const double *ys, const double *sp, 
  * with a note of each storage's time growth over the widths.  Confidence
  * max(0.5, 0.9 - 2 noise), less 0.2 within 0.1 of a threshold. */
 void mg_pc_vload(mg_ares *r, const double t[2][3], double packed, double noise);
+
+/* lsu: t1[i] the time of a step of mg_pplan_lsu_loads[i] loads of a lone
+ * warp per compute unit, tw[i] that of 16 loads at mg_pplan_lsu_warps[i]
+ * warps, t8w the time of 8 loads at the largest warps that ran (wmax);
+ * NAN where a point did not run; ns, any clock.  Concludes
+ *   lone_load_ns     the lone warp's time per further load (least-squares
+ *                    slope of t1 over the loads)
+ *   sp_load_ns       a loaded compute unit's time per further warp-load
+ *                    ((tw[wmax] - t8w) / 8 / wmax)
+ *   lone_ratio       their ratio: how far below a loaded unit's load rate
+ *                    a lone warp stays (sub-cores that each own part of
+ *                    the rate, core.partitions, raise it; so does the
+ *                    ALU work a step adds per load, which is why no
+ *                    partition count is concluded: in the model, 1, 2,
+ *                    4 and 8 partitions give about 2.2, 3.2, 5.7, 6.2)
+ *   flat_warps       the most warps whose 16-load step costs at most 1.25
+ *                    x the lone warp's
+ * with confidence max(0.5, 0.9 - 2 noise).  A device's curve against its
+ * config's virtual one (mgsim vprobe) shows whether the config's
+ * partitions give a lone warp the device's share. */
+void mg_pc_lsu(mg_ares *r, const double t1[MG_PPLAN_LSU_NLOADS],
+               const double tw[MG_PPLAN_LSU_NWARPS], double t8w, int wmax, double noise);
 
 /* The footprint of the cache line sweeps: `times` x (mgprobe: 4) the first
  * cache level whose step multiplies the latency by at least min_ratio

@@ -166,6 +166,23 @@ const char *mg_pplan_vload(const mg_pdev *d, int fp16, int vec, int packed, char
     return buf;
 }
 
+/* ---- loads in flight --------------------------------------------------------------- */
+
+const int mg_pplan_lsu_loads[MG_PPLAN_LSU_NLOADS] = {1, 2, 4, 8, 16};
+const int mg_pplan_lsu_warps[MG_PPLAN_LSU_NWARPS] = {1, 2, 4, 8, 16};
+
+const char *mg_pplan_lsu(const mg_pdev *d, int loads, int warps, int warp, char *buf,
+                         size_t len)
+{
+    int64_t line = 64, wg = (int64_t)warps * (warp > 0 ? warp : 32);
+    while ((uint64_t)line < d->cacheline && line < 4096) line *= 2;
+    if (wg > (int64_t)d->max_wg || (uint64_t)wg > d->max_items[0]) return NULL;
+    snprintf(buf, len, "mlp range=%lld stride=%lld loads=%d items=%lld wg=%lld iters=%%lld",
+             (long long)(32 * line), (long long)line, loads, (long long)d->cus * wg,
+             (long long)wg);
+    return buf;
+}
+
 /* ---- compute ------------------------------------------------------------------------ */
 
 void mg_pplan_flops(const mg_pdev *d, int64_t *items, int64_t *wg)

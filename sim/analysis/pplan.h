@@ -144,6 +144,24 @@ int mg_pplan_bw_grown(const mg_pdev *d, int mem, int64_t fp, int64_t min_loads,
  * min(the constant buffer, 64 KiB)). */
 void mg_pplan_bw_range(const mg_pdev *d, int mem, double big, int64_t *lo, double *hi);
 
+/* ---- loads in flight (lsu) --------------------------------------------------- */
+
+/* Loads per step of the lsu aspect's lone-warp points, and its warps per
+ * compute unit (mlp op, traces/ops/mlp.c). */
+#define MG_PPLAN_LSU_NLOADS 5
+#define MG_PPLAN_LSU_NWARPS 5
+extern const int mg_pplan_lsu_loads[MG_PPLAN_LSU_NLOADS];    /* 1 2 4 8 16 */
+extern const int mg_pplan_lsu_warps[MG_PPLAN_LSU_NWARPS];    /* 1 2 4 8 16 */
+
+/* The lsu point: one work group of `warps` warps of `warp` items on every
+ * compute unit, each step `loads` independent loads of one line (of the
+ * reported cache line, at least 64 bytes) for a 32-item chain, from a
+ * buffer of 32 such lines (2-4 KiB: first-level resident; a chain goes
+ * round all of them every 32 steps).  NULL when
+ * the group is over the device's largest. */
+const char *mg_pplan_lsu(const mg_pdev *d, int loads, int warps, int warp, char *buf,
+                         size_t len);
+
 /* ---- load issue (vload) ------------------------------------------------------- */
 
 /* Slots the vload op reads (every lane of a warp of up to that many items

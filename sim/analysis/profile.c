@@ -10,7 +10,7 @@
 
 const char *const mg_profile_aspects[] = {
     "warp", "flops", "alu", "regs", "cache_buffer", "cache_image", "bw_buffer", "bw_image",
-    "bw_local", "bw_constant", "dram", "rstride2d", "vload", NULL,
+    "bw_local", "bw_constant", "dram", "rstride2d", "vload", "lsu", NULL,
 };
 
 const char *const mg_profile_statuses[] = {

@@ -67,7 +67,7 @@ int mg_vp_earlier(const mg_vp *v, const char *aspect, const char *key, double *v
 void mg_vp_fail(mg_vp *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* The aspects (vp_warp.c, vp_compute.c, vp_regs.c, vp_cache.c, vp_bw.c,
- * vp_vload.c). */
+ * vp_vload.c, vp_lsu.c). */
 void mg_vp_warp(mg_vp *v);
 void mg_vp_flops(mg_vp *v);
 void mg_vp_alu(mg_vp *v);
@@ -85,5 +85,6 @@ void mg_vp_dram(mg_vp *v);
 void mg_vp_apbw(mg_vp *v, int mem);
 void mg_vp_rstride2d(mg_vp *v);
 void mg_vp_vload(mg_vp *v);
+void mg_vp_lsu(mg_vp *v);
 
 #endif

@@ -35,12 +35,13 @@ static const vp_aspect table[] = {
     {.name = "dram", .run = mg_vp_dram},
     {.name = "rstride2d", .run = mg_vp_rstride2d},
     {.name = "vload", .run = mg_vp_vload},
+    {.name = "lsu", .run = mg_vp_lsu},
 };
 #define NASP (sizeof table / sizeof table[0])
 
 const char *const mg_vprobe_aspects[] = {
     "warp", "flops", "alu", "regs", "cache_buffer", "cache_image", "bw_buffer", "bw_image",
-    "bw_local", "bw_constant", "dram", "rstride2d", "vload", NULL,
+    "bw_local", "bw_constant", "dram", "rstride2d", "vload", "lsu", NULL,
 };
 
 /* Is `name` in the comma-separated list (NULL: every name is)? */

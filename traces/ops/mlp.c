@@ -4,21 +4,25 @@
  * for the warp, and waits for all of them before the next step (the
  * `lsu` aspect of `mgprobe run`; sim/MODEL.md "Issue").
  *
- * A buffer of `range` bytes of int32 is `range / stride` lines of
- * `stride` bytes (NL lines of SL elements, both powers of two, NL >= 32).
- * The lines form one cycle in the order of a full-period linear
+ * The chase runs over `range` bytes of int32, `range / stride` lines of
+ * `stride` bytes (NL lines of SL elements, both powers of two, NL >= 32),
+ * in a buffer of twice that (the loads of a step reach past the chased
+ * lines).  The lines form one cycle in the order of a full-period linear
  * congruence (next(x) = (x * 1103515245 + 12345) mod NL): every element of
- * line x holds next(x) * SL, the element index of the next line's start.
+ * line x (and of line x + NL) holds next(x) * SL, the element index of
+ * the next line's start.
  * Items run in chains of 32 (a chain per 32-lane warp; a wider warp holds
  * several): chain q = g / 32 starts at line (q * 97) mod NL, and its item
- * g reads element (c + j * D * SL + g mod SL) mod (NL * SL) with its j-th
- * load of a step (j = 0..loads-1, D = NL / 32 lines between them), so a
- * 32-lane warp's every load reads one line (its lanes wrap round a line
- * shorter than the warp).  The step's next position is
+ * g reads element c + j * D * SL + g mod SL with its j-th load of a step
+ * (j = 0..loads-1, D = NL / 32 lines between them), so a 32-lane warp's
+ * every load reads one line (its lanes wrap round a line shorter than the
+ * warp), at a constant offset from the step's base c + g mod SL: a
+ * compiler puts the offsets into the loads, no arithmetic per load.  The step's next position is
  * c = v0 + (v1 + ... + v(loads-1)) * zero, `zero` a kernel argument that is
- * 0 at run time: the next step needs every load of this one, and the
- * compiler can neither drop the loads nor reorder a step's loads past the
- * next step's.  A step therefore costs one round trip of `loads` loads in
+ * 0 at run time, the sum a balanced tree (its dependent chain grows with
+ * log2 of the loads, not with their number): the next step needs every
+ * load of this one, and the compiler can neither drop the loads nor
+ * reorder a step's loads past the next step's.  A step therefore costs one round trip of `loads` loads in
  * flight together: the time per step against `loads` gives the round trip
  * (its intercept) and the cost of each further load in flight (its
  * slope), at the hierarchy level the range settles in.
@@ -40,7 +44,7 @@ enum { TP, TOUT };
 #define MAX_LOADS   32
 
 static const mg_key keys[] = {
-    MG_KEY_INT("range", range, 4096, (int64_t)1 << 30, "16384",
+    MG_KEY_INT("range", range, 128, (int64_t)1 << 30, "16384",
                "bytes of the chased buffer (a power of two, at least 32 lines)"),
     MG_KEY_INT("stride", stride, 4, 4096, "128",
                "bytes per line (a power of two: the cache line the loads are laid out in)"),
@@ -77,7 +81,7 @@ static int64_t start_elem(const mlp_geom *g, int64_t item)
 /* Element item reads with load j of the step at position c. */
 static int64_t elem_of(const mlp_geom *g, int64_t c, int64_t j, int64_t item)
 {
-    return (c + j * g->D * g->SL + (item & (g->SL - 1))) & (g->R - 1);
+    return c + j * g->D * g->SL + (item & (g->SL - 1));
 }
 
 static void defaults(mg_schedule *s)
@@ -112,7 +116,7 @@ static void plan(const mg_schedule *s, mg_kernel *k)
     geom(s, &g);
     snprintf(k->name, sizeof k->name, "mlp");
     int p = mg_plan_tensor(k, "P", MG_TENSOR_IN, MG_TL_BUFFER, MG_DT_I32, 1, MG_INIT_CHAIN, 1,
-                           1, 1, g.R);
+                           1, 1, 2 * g.R);
     int o = mg_plan_tensor(k, "Out", MG_TENSOR_OUT, MG_TL_BUFFER, MG_DT_I32, 1, MG_INIT_ZERO,
                            1, 1, 1, s->items);
     mg_plan_arg_tensor(k, p);
@@ -133,6 +137,29 @@ static void plan(const mg_schedule *s, mg_kernel *k)
 
 /* ---- OpenCL ---------------------------------------------------------------- */
 
+/* (v[lo] + ... + v[hi-1]) as a balanced tree of additions. */
+static void tree_sum(mg_sb *o, int64_t lo, int64_t hi)
+{
+    if (hi - lo == 1) {
+        mg_sb_printf(o, "v%lld", (long long)lo);
+        return;
+    }
+    int64_t mid = lo + (hi - lo) / 2;
+    mg_sb_puts(o, "(");
+    tree_sum(o, lo, mid);
+    mg_sb_puts(o, " + ");
+    tree_sum(o, mid, hi);
+    mg_sb_puts(o, ")");
+}
+
+/* Levels of the tree of n values (0 for one). */
+static int tree_depth(int64_t n)
+{
+    int d = 0;
+    while (((int64_t)1 << d) < n) d++;
+    return d;
+}
+
 static void emit_cl(const mg_schedule *s, const mg_kernel *k, mg_sb *o)
 {
     mlp_geom g;
@@ -140,22 +167,22 @@ static void emit_cl(const mg_schedule *s, const mg_kernel *k, mg_sb *o)
     mg_cl_signature(k, o);
     mg_sb_printf(o, "    const int g = get_global_id(0), l = g & %lld;\n"
                     "    int c = ((g / %d) * 97 & %lld) * %lld;\n"
-                    "    for (int i = 0; i < %lld; i++) {\n",
+                    "    for (int i = 0; i < %lld; i++) {\n"
+                    "        const int b = c + l;\n",
                  (long long)(g.SL - 1), CHAIN_ITEMS, (long long)(g.NL - 1), (long long)g.SL,
                  (long long)s->iters);
     char e[96];
     for (int64_t j = 0; j < s->readers; j++) {
-        snprintf(e, sizeof e, "(c + %lld + l) & %lld", (long long)(j * g.D * g.SL),
-                 (long long)(g.R - 1));
+        snprintf(e, sizeof e, "b + %lld", (long long)(j * g.D * g.SL));
         mg_sb_printf(o, "        const int v%lld = ", (long long)j);
         mg_cl_ld(o, k, TP, SITE_LOAD, e, 1, 0);
         mg_sb_puts(o, ";\n");
     }
     mg_sb_puts(o, "        c = v0");
     if (s->readers > 1) {
-        mg_sb_puts(o, " + (v1");
-        for (int64_t j = 2; j < s->readers; j++) mg_sb_printf(o, " + v%lld", (long long)j);
-        mg_sb_puts(o, ") * zero");
+        mg_sb_puts(o, " + ");
+        tree_sum(o, 1, s->readers);
+        mg_sb_puts(o, " * zero");
     }
     mg_sb_puts(o, ";\n    }\n    ");
     mg_cl_st(o, k, TOUT, SITE_OUT, "g", 1, "c", 0);
@@ -173,17 +200,19 @@ static void trace_body(mg_warp *w, const void *ctx)
     for (uint32_t l = 0; l < w->lanes; l++) c[l] = start_elem(&g, w->gid[0][l]);
     mg_emit_alu(w, NULL, SITE_START, MG_ALU_INT, 1, 4, 0);
     for (int64_t i = 0; i < s->iters; i++) {
-        /* two integer operations per address, independent of each other */
-        mg_emit_alu(w, NULL, SITE_ADDR, MG_ALU_INT, 1, (int)(2 * s->readers), 0);
+        /* the step's base: the loads add constant offsets to it */
+        mg_emit_alu(w, NULL, SITE_ADDR, MG_ALU_INT, 1, 1, 0);
         for (int64_t j = 0; j < s->readers; j++) {
             mg_emit_mem(w, MG_REC_BUF_LOAD, SITE_LOAD, TP, 4);
             for (uint32_t l = 0; l < w->lanes; l++)
                 mg_emit_lane(w, l, elem_of(&g, c[l], j, w->gid[0][l]) * 4, 0);
             mg_emit_put(w);
         }
-        /* the sum, times zero, plus v0: a chain that needs every load */
-        mg_emit_alu_dep(w, NULL, SITE_NEXT, MG_ALU_INT, 1, (int)s->readers + 1, 0,
-                        (int)s->readers + 1);
+        /* the sum's tree, times zero, plus v0: it needs every load */
+        int adds = (int)s->readers - 2 > 0 ? (int)s->readers - 2 : 0;
+        if (s->readers == 1) mg_emit_alu(w, NULL, SITE_NEXT, MG_ALU_INT, 1, 1, 0);
+        else mg_emit_alu_dep(w, NULL, SITE_NEXT, MG_ALU_INT, 1, adds + 2, 0,
+                             tree_depth(s->readers - 1) + 2);
         for (uint32_t l = 0; l < w->lanes; l++)
             c[l] = next_line(elem_of(&g, c[l], 0, w->gid[0][l]) / g.SL, g.NL) * g.SL;
     }
@@ -207,7 +236,8 @@ static void init(const mg_schedule *s, const mg_kernel *k, mg_host *h)
     mlp_geom g;
     geom(s, &g);
     int32_t *P = h->i[TP];
-    for (int64_t e = 0; e < g.R; e++) P[e] = (int32_t)(next_line(e / g.SL, g.NL) * g.SL);
+    for (int64_t e = 0; e < 2 * g.R; e++)
+        P[e] = (int32_t)(next_line(e / g.SL % g.NL, g.NL) * g.SL);
 }
 
 /* Follow the chain in P itself. */
