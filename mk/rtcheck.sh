@@ -12,9 +12,10 @@
 #
 # Every unit suite runs as its own process (`UNIT SUITE`), except those in
 # RT_SKIP (default "vprobe": 80 s natively, an hour under valgrind; its
-# code runs in the vprobe command below); RT_SKIP= runs them all.  A case
-# fails when the checker reports (TSan: a report on stderr; valgrind: its
-# exit status 99) or the exit status differs from the expected one.
+# code runs in the vprobe command below, every aspect); RT_SKIP= runs
+# them all.  A case fails when the checker reports (TSan: a report on
+# stderr; valgrind: its exit status 99) or the exit status differs from
+# the expected one.
 # Prints one line per case and "MODE: N passed, N failed"; writes SUMMARY
 # (TSV: a "#" line saying what ran where, then check, case, jobs, expected
 # exit, exit, seconds, result), which `make reliability` folds into
@@ -69,7 +70,7 @@ sweep-cutoff	0	\$MGSIM sweep --config $A --space tests/golden/data/space-sweep-b
 whatif	0	\$MGSIM whatif --config $A --space $S --rules $R --vary tex_l1.size=x0.5,x2 -j \$J --no-progress --results \$D/w\$J --json
 validate	0	\$MGSIM validate --config $H --timings $T -j \$J --json -o \$D/v\$J.json
 validate-compare	0	\$MGSIM validate --config configs/measured/h100/calibrated.json --timings $T -j \$J --compare \$D/v\$J.json -o \$D/vc\$J.txt
-vprobe	0	\$MGSIM vprobe -q --config $A --aspects warp,flops,alu,regs -o \$D/vp.json
+vprobe	0	\$MGSIM vprobe -q --config $A -o \$D/vp.json
 calibrate	0	\$MGSIM calibrate --profile configs/measured/h100/profile.json --base $H -o \$D/cal.json
 import	0	\$MGSIM import archprobe configs/measured/pixel4/archprobe -o \$D/ap.json
 plot-sweep	0	\$MGSIM plot sweep tests/plots/data/sweep-small.jsonl --data \$D/p1
