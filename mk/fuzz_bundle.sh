@@ -96,8 +96,9 @@ Results: summary.tsv (target, executions, seconds, processes, crashes,
 result; copy it to doc/runs/fuzz-long.tsv in the repository and run
 \`make reliability\`), out/TARGET.K.log (each process's log), out/corpus/
 (the inputs found: copy to build/fuzz/corpus/ and \`make fuzz-corpus\`),
-out/TARGET-crash-* (and -timeout-, -leak-, -oom-): a finding, replayed in
-the repository by build/fuzz/fuzz_TARGET FILE.  Exit status 1 when any
-target failed.
+out/TARGET-crash-* (and -timeout-, -leak-, -oom-): a finding, replayed
+here by \`LD_LIBRARY_PATH=lib bin/fuzz_TARGET FILE\` (from this folder)
+or, with symbolized stacks, in the repository by build/fuzz/fuzz_TARGET FILE.
+Exit status 1 when any target failed.
 EOF
 echo "fuzz-bundle: $out ($(du -sh "$out" | cut -f1)), $# targets; run: $out/run.sh RUNS JOBS"
