@@ -6,7 +6,8 @@
 #   make check        the same tests under AddressSanitizer + UBSan
 #   make bench        benchmarks that print figures (never asserted)
 #   make validate-h100  the committed H100 and PoCL validation reports (mk/validate.sh)
-#   make memcheck     unit, golden and bad-input tests under valgrind
+#   make memcheck     unit suites and a set of commands under valgrind (mk/rtcheck.sh)
+#   make tsan         the same under ThreadSanitizer (build/tsan), threaded ones at -j2..4
 #   make install PREFIX=/usr/local [DESTDIR=...]   (mk/install.sh)
 #   make uninstall PREFIX=... [DESTDIR=...]
 #   make readme-accuracy  the README's accuracy table from configs/measured/
@@ -32,6 +33,10 @@ OPT     ?= -O2 -g
 ifeq ($(SAN),1)
 OPT      = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 LDSAN    = -fsanitize=address,undefined
+endif
+ifeq ($(SAN),thread)
+OPT      = -O1 -g -fno-omit-frame-pointer -fsanitize=thread
+LDSAN    = -fsanitize=thread
 endif
 INCLUDES = -I.
 CFLAGS  += $(CSTD) $(WARN) $(OPT) $(INCLUDES) -MMD -MP
@@ -68,7 +73,8 @@ PROBE_LIBS  := -lOpenCL -lcjson -lm -lpthread
 
 .SECONDARY:
 
-.PHONY: all deps deps-ensure test test-run check run bench install uninstall clean golden-update memcheck
+.PHONY: all deps deps-ensure test test-run check run bench install uninstall clean golden-update memcheck \
+        memcheck-all tsan
 
 all: $(MGSIM) $(MGPROBE) $(LIBSO)
 
@@ -154,11 +160,25 @@ test-run: $(MGSIM) $(MGPROBE) $(UNIT) $(LIBSO) $(if $(filter 1,$(MPI)),$(MGSIM_M
 check: deps-ensure
 	@$(MAKE) --no-print-directory SAN=1 BUILD=build/asan BINDIR=build/asan/bin test-run
 
+# Runtime checks (mk/rtcheck.sh; minutes, not part of `make test`): every
+# unit suite but vprobe (RT_SKIP=) and a representative set of commands,
+# under valgrind (memcheck) or built with -fsanitize=thread (tsan); each
+# writes its summary to doc/runs/ for `make reliability`.
+RUNS_DIR ?= doc/runs
+memcheck: $(MGSIM) $(MGPROBE) $(UNIT)
+	@sh mk/rtcheck.sh memcheck "$(UNIT)" "$(MGSIM)" "$(MGPROBE)" $(RUNS_DIR)/memcheck.tsv
+
+tsan: deps-ensure
+	@$(MAKE) --no-print-directory SAN=thread BUILD=build/tsan BINDIR=build/tsan/bin \
+	    build/tsan/bin/mgsim build/tsan/bin/mgprobe build/tsan/tests/unit_tests
+	@sh mk/rtcheck.sh tsan build/tsan/tests/unit_tests build/tsan/bin/mgsim \
+	    build/tsan/bin/mgprobe $(RUNS_DIR)/tsan.tsv
+
 # Every golden and bad-input case, and the unit tests, under valgrind: any
-# error or leak changes an exit status and fails the case.
+# error or leak changes an exit status and fails the case (hours).
 VALGRIND = valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect \
            --error-exitcode=99
-memcheck: $(MGSIM) $(MGPROBE) $(UNIT)
+memcheck-all: $(MGSIM) $(MGPROBE) $(UNIT)
 	@$(VALGRIND) $(UNIT) >/dev/null && echo "memcheck: unit tests clean"
 	@MG_WRAP="$(VALGRIND)" sh tests/golden/run.sh "$(MGSIM)" "$(MGPROBE)"
 	@MG_WRAP="$(VALGRIND)" sh tests/bad/run.sh "$(MGSIM)"
@@ -216,7 +236,11 @@ clean:
 # runs them:
 #   make fuzz         each for FUZZ_SECONDS (default 10)
 #   make fuzz-smoke   each for FUZZ_SMOKE_SECONDS (default 4): CI
-#   make fuzz-long    each for FUZZ_RUNS executions (default 10^7): by hand
+#   make fuzz-long    each for FUZZ_RUNS executions (default 10^7): by hand;
+#                     FUZZ_JOBS processes at once, FUZZ_SPLIT per target;
+#                     summary in doc/runs/fuzz-long.tsv (mk/fuzz.sh)
+#   make fuzz-bundle  the targets packed with a runner into build/fuzz-bundle/,
+#                     for a machine without clang (mk/fuzz_bundle.sh)
 #   make fuzz-corpus  minimize build/fuzz/corpus/ into tests/fuzz/corpus/
 # A crash leaves build/fuzz/NAME-crash-* (replay: build/fuzz/fuzz_NAME FILE).
 # (-Wno-format-nonliteral: clang, unlike gcc, flags the vprintf in base/diag.c.)
@@ -224,6 +248,8 @@ FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 10
 FUZZ_SMOKE_SECONDS ?= 4
 FUZZ_RUNS    ?= 10000000
+FUZZ_JOBS    ?= 1
+FUZZ_SPLIT   ?= 1
 FUZZ_DIR     := build/fuzz
 FUZZ_FLAGS    = $(CSTD) $(WARN) -Wno-format-nonliteral -O1 -g -fno-omit-frame-pointer \
                 -fsanitize=address,undefined -fno-sanitize-recover=all $(INCLUDES) -MMD -MP
@@ -232,7 +258,7 @@ FUZZ_BINS    := $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
 FUZZ_LOBJS   := $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(LIB_SRCS) probe/vmatrix.c)
 FUZZ_LIB     := $(FUZZ_DIR)/libmgsim.a
 
-.PHONY: fuzz fuzz-smoke fuzz-long fuzz-corpus fuzz-build fuzz-clang reliability
+.PHONY: fuzz fuzz-smoke fuzz-long fuzz-corpus fuzz-build fuzz-clang fuzz-bundle reliability
 fuzz-clang:
 	@command -v $(FUZZ_CC) >/dev/null 2>&1 || sh mk/deps.sh install-fuzz
 
@@ -256,13 +282,18 @@ fuzz-smoke: fuzz-build
 	@sh mk/fuzz.sh $(FUZZ_DIR) time $(FUZZ_SMOKE_SECONDS) $(FUZZ_NAMES)
 
 fuzz-long: fuzz-build
-	@sh mk/fuzz.sh $(FUZZ_DIR) runs $(FUZZ_RUNS) $(FUZZ_NAMES)
+	@FUZZ_JOBS=$(FUZZ_JOBS) FUZZ_SPLIT=$(FUZZ_SPLIT) FUZZ_SUMMARY=$(RUNS_DIR)/fuzz-long.tsv \
+	    sh mk/fuzz.sh $(FUZZ_DIR) runs $(FUZZ_RUNS) $(FUZZ_NAMES)
+
+fuzz-bundle: fuzz-build
+	@sh mk/fuzz_bundle.sh $(FUZZ_DIR) build/fuzz-bundle $(FUZZ_NAMES)
 
 # The reliability report (doc/RELIABILITY.md): the hostile-input corpus
-# (with build/asan/bin too when `make check` built it) and a `make fuzz`
+# (with build/asan/bin too when `make check` built it), the summaries in
+# doc/runs/ (tsan, memcheck, fuzz-long) and a `make fuzz`
 # run; a few minutes, not part of `make test`.
 reliability: $(MGSIM) $(MGPROBE)
-	@sh mk/reliability.sh "$(MGSIM)" "$(MGPROBE)" doc/RELIABILITY.md
+	@RUNS_DIR=$(RUNS_DIR) sh mk/reliability.sh "$(MGSIM)" "$(MGPROBE)" doc/RELIABILITY.md
 
 fuzz-corpus: fuzz-build
 	@sh mk/fuzz.sh $(FUZZ_DIR) merge 0 $(FUZZ_NAMES)

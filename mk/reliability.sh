@@ -11,11 +11,15 @@
 #     temporary folder afterwards), and whether each rejection is one
 #     line with exit 2;
 #   - the fuzz targets: `make fuzz` for FUZZ_SECONDS (default 8) each, the
-#     executions of each as libFuzzer counted them.
+#     executions of each as libFuzzer counted them;
+#   - the summaries of the runs too long to repeat here, when RUNS_DIR
+#     (default doc/runs) holds them: fuzz-long.tsv (`make fuzz-long` or
+#     the fuzz bundle's run.sh), tsan.tsv (`make tsan`), memcheck.tsv
+#     (`make memcheck`), each with the date and commit it ran on.
 # Takes about 3-4 minutes on 2 cores.
 set -u
 MGSIM=$1 MGPROBE=$2 OUT=$3
-secs=${FUZZ_SECONDS:-8}
+secs=${FUZZ_SECONDS:-8} runs=${RUNS_DIR:-doc/runs}
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 TMPROOT=${TMPDIR:-/tmp}
@@ -35,6 +39,36 @@ case_list() {
         tail -1 "$o" | grep -q '^\[exit 2\]$' || continue
         printf '%s\tgolden\t%s\n' "$o" "$(cat "${o%.out}.cmd")"
     done
+}
+
+# fuzzlong FILE: the table of a fuzz-long summary (mk/fuzz.sh).
+fuzzlong() {
+    echo "From \`$1\` ($(sed -n '1s/^# //p' "$1")):"
+    echo
+    echo "| target | executions | seconds | processes | crashes | result |"
+    echo "|---|---|---|---|---|---|"
+    grep -v '^#' "$1" | awk -F'\t' '{ printf "| %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6 }'
+    echo
+    grep -v '^#' "$1" | awk -F'\t' '{ n++; if ($2 >= 10000000) r++; if ($5 > 0) c++ }
+        END { printf "%d of %d targets reached 10^7 executions; %d had a crash.\n", r, n, c }'
+}
+
+# rtcheck FILE: the counts of a `make tsan` or `make memcheck` summary
+# (mk/rtcheck.sh), its failures and what ran.
+rtcheck() {
+    echo "From \`$1\` ($(sed -n '1s/^# //p' "$1")):"
+    echo
+    grep -v '^#' "$1" | awk -F'\t' '
+        { k = $1; n[k]++; s[k] += $6; if ($7 == "clean") c[k]++ }
+        END { for (k in n) printf "- %s: %d run, %d clean, %d failed, %d s\n",
+                  (k == "unit" ? "unit suites" : "commands"), n[k], c[k], n[k] - c[k], s[k] }' | sort -r
+    grep -v '^#' "$1" | awk -F'\t' '$7 != "clean" { printf "- FAILED: %s %s%s: %s\n", $1, $2, ($3 == "-" ? "" : " -j" $3), $7 }'
+    sed -n 's/^# skipped unit suites: \(.*\)/- unit suites skipped: \1/p' "$1"
+    echo "- unit suites run: $(awk -F'\t' '$1 == "unit" { printf "%s ", $2 }' "$1" | sed 's/ $//')"
+    echo "- commands (mk/rtcheck.sh lists them in full): $(awk -F'\t' '$1 == "cmd" {
+        if ($2 in j) j[$2] = j[$2] "," $3; else { o[++n] = $2; j[$2] = $3 } }
+        END { for (i = 1; i <= n; i++) printf "%s%s%s", (i > 1 ? ", " : ""), o[i],
+              (j[o[i]] == "-" ? "" : " (-j " j[o[i]] ")") }' "$1")"
 }
 
 # corpus LABEL MGSIM MGPROBE: run every case, print the table row
@@ -119,8 +153,16 @@ echo "| target | executions in $secs s | result |"
 echo "|---|---|---|"
 make --no-print-directory fuzz FUZZ_SECONDS="$secs" > "$tmp/fuzz" 2>&1
 sed -n 's/^fuzz: \([a-z]*\): \([0-9?]*\) executions, cov: [0-9?]*, \(no crash\)$/| \1 | \2 | \3 |/p;
-        s/^fuzz: \([a-z]*\): FAIL \(.*\)$/| \1 | - | FAIL \2 |/p' "$tmp/fuzz"
+        s/^fuzz: \([a-z]*\): FAIL:* \(.*\)$/| \1 | - | FAIL \2 |/p' "$tmp/fuzz"
 grep '^fuzz: [0-9]* passed' "$tmp/fuzz" | sed 's/^/\n/'
+echo
+echo "### 10^7 executions per target"
+echo
+echo "\`make fuzz-long FUZZ_JOBS=N FUZZ_SPLIT=K\` here, or \`run.sh RUNS JOBS\` of"
+echo "\`make fuzz-bundle\` on a machine without clang, writes the summary folded in here."
+echo
+if [ -s "$runs/fuzz-long.tsv" ]; then fuzzlong "$runs/fuzz-long.tsv"
+else echo "No summary (\`$runs/fuzz-long.tsv\`): no long run recorded."; fi
 echo
 echo "## Sanitizers"
 echo
@@ -134,6 +176,19 @@ else
     echo "build/asan/bin is missing: run \`make check\` first for the corpus under"
     echo "ASan+UBSan. The full \`make check\` is run by CI and by hand."
 fi
+for c in tsan memcheck; do
+    echo
+    if [ $c = tsan ]; then
+        echo "ThreadSanitizer (\`make tsan\`: build/tsan, -fsanitize=thread; sweep, whatif"
+        echo "and validate at -j 2, 3 and 4):"
+    else
+        echo "Valgrind (\`make memcheck\`: memcheck, full leak check; an error or a"
+        echo "definite or indirect leak fails the case; sweep, whatif and validate at -j 2):"
+    fi
+    echo
+    if [ -s "$runs/$c.tsv" ]; then rtcheck "$runs/$c.tsv"
+    else echo "No summary (\`$runs/$c.tsv\`): run \`make $c\`."; fi
+done
 } > "$tmp/report.md"
 mkdir -p "$(dirname "$OUT")" && cp "$tmp/report.md" "$OUT.tmp.$$" && mv "$OUT.tmp.$$" "$OUT"
 echo "reliability: wrote $OUT"

@@ -10,7 +10,7 @@ update=0
 if [ "${1:-}" = "--update" ]; then update=1; shift; fi
 MGSIM=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 MGPROBE=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
-# MG_WRAP (e.g. a valgrind command line) prefixes every run: `make memcheck`.
+# MG_WRAP (e.g. a valgrind command line) prefixes every run: `make memcheck-all`.
 MGSIM_BIN=$MGSIM MGPROBE_BIN=$MGPROBE
 MGSIM="${MG_WRAP:-} $MGSIM" MGPROBE="${MG_WRAP:-} $MGPROBE"
 export MGSIM MGPROBE
