@@ -32,7 +32,7 @@ typedef struct rec {
 typedef struct docs {
     cJSON *all, *matched, *report, *list, *tasks;
     double last_time;
-    const char *target;
+    char   target[256];       /* the first record's ("": none yet) */
 } docs;
 
 /* ---- one line's structure ------------------------------------------------------ */
@@ -180,7 +180,7 @@ static void add_record(docs *D, const rec *r, const mg_atvm_map *m)
     if (m->reason[0]) cJSON_AddStringToObject(e, "reason", m->reason);
     cJSON_AddItemToArray(D->list, e);
     count_task(D, r->task, m->fidelity);
-    if (!D->target) D->target = r->target;
+    if (!D->target[0]) snprintf(D->target, sizeof D->target, "%s", r->target);
     if (isfinite(r->timestamp) && !(r->timestamp <= D->last_time)) D->last_time = r->timestamp;
     if (m->fidelity == MG_ATVM_NONE) return;
     cJSON *ks = item(D->all, "kernels");
@@ -214,7 +214,7 @@ static void timings_finish(cJSON *t, const docs *D)
     }
     cJSON_AddStringToObject(t, "date", date);
     cJSON *dv = cJSON_AddObjectToObject(t, "device");
-    cJSON_AddStringToObject(dv, "name", D->target ? D->target : "unknown");
+    cJSON_AddStringToObject(dv, "name", D->target[0] ? D->target : "unknown");
     cJSON_AddStringToObject(dv, "driver_version", "not recorded (AutoTVM log)");
     cJSON *st = cJSON_AddObjectToObject(t, "settings");
     cJSON_AddNumberToObject(st, "warmup", 1);

@@ -33,6 +33,7 @@ int main(int argc, char **argv)
         add_calibrate_suite,
         add_vprobe_suite,
         add_cli_suite,
+        add_autotvm_suite,
     };
     if (CU_initialize_registry() != CUE_SUCCESS) return 2;
     for (size_t i = 0; i < sizeof adders / sizeof adders[0]; i++) {

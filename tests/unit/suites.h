@@ -44,5 +44,6 @@ int add_vprobe_suite(void);
 int add_calibrate_suite(void);
 int add_bound_suite(void);
 int add_cli_suite(void);
+int add_autotvm_suite(void);
 
 #endif
