@@ -19,6 +19,11 @@
 
 static const char *const fidelity_names[] = {"matched", "approximate", "not reproduced"};
 
+const char *const mg_autotvm_files[MG_ATVM_T_COUNT] = {
+    "timings.json", "timings-matched.json", "timings-approximate.json"};
+static const char *const suite_names[MG_ATVM_T_COUNT] = {"autotvm", "autotvm-matched",
+                                                         "autotvm-approximate"};
+
 /* One good record, as the documents need it. */
 typedef struct rec {
     long   line;
@@ -30,7 +35,7 @@ typedef struct rec {
 } rec;
 
 typedef struct docs {
-    cJSON *all, *matched, *report, *list, *tasks;
+    cJSON *t[MG_ATVM_T_COUNT], *report, *list, *tasks;
     double last_time;
     char   target[256];       /* the first record's ("": none yet) */
 } docs;
@@ -183,11 +188,11 @@ static void add_record(docs *D, const rec *r, const mg_atvm_map *m)
     if (!D->target[0]) snprintf(D->target, sizeof D->target, "%s", r->target);
     if (isfinite(r->timestamp) && !(r->timestamp <= D->last_time)) D->last_time = r->timestamp;
     if (m->fidelity == MG_ATVM_NONE) return;
-    cJSON *ks = item(D->all, "kernels");
-    cJSON_AddItemToArray(ks, kernel_of(r, m, cJSON_GetArraySize(ks)));
-    if (m->fidelity != MG_ATVM_MATCHED) return;
-    ks = item(D->matched, "kernels");
-    cJSON_AddItemToArray(ks, kernel_of(r, m, cJSON_GetArraySize(ks)));
+    int own = m->fidelity == MG_ATVM_MATCHED ? MG_ATVM_T_MATCHED : MG_ATVM_T_APPROX;
+    for (int x = 0; x < 2; x++) {
+        cJSON *ks = item(D->t[x ? own : MG_ATVM_T_ALL], "kernels");
+        cJSON_AddItemToArray(ks, kernel_of(r, m, cJSON_GetArraySize(ks)));
+    }
 }
 
 static cJSON *timings_new(const char *path, const char *name)
@@ -290,16 +295,16 @@ static int all_lines(docs *D, const char *path, char *text, size_t len, mg_diag 
     return 0;
 }
 
-int mg_autotvm_import(const char *path, cJSON **timings, cJSON **matched, cJSON **report,
+int mg_autotvm_import(const char *path, cJSON *timings[MG_ATVM_T_COUNT], cJSON **report,
                       mg_diag *d)
 {
-    *timings = *matched = *report = NULL;
+    *report = NULL;
+    for (int x = 0; x < MG_ATVM_T_COUNT; x++) timings[x] = NULL;
     size_t len;
     char *text = mg_read_file(path, MG_JSON_MAX_BYTES, &len, d);
     if (!text) return -1;
-    docs D = {.all = timings_new(path, "autotvm"), .matched = timings_new(path,
-                                                                          "autotvm-matched"),
-              .report = cJSON_CreateObject(), .last_time = NAN};
+    docs D = {.report = cJSON_CreateObject(), .last_time = NAN};
+    for (int x = 0; x < MG_ATVM_T_COUNT; x++) D.t[x] = timings_new(path, suite_names[x]);
     cJSON_AddStringToObject(D.report, "schema", MG_AUTOTVM_SCHEMA);
     cJSON_AddStringToObject(D.report, "log", path);
     D.tasks = cJSON_AddObjectToObject(D.report, "tasks");
@@ -307,21 +312,18 @@ int mg_autotvm_import(const char *path, cJSON **timings, cJSON **matched, cJSON 
     int rc = all_lines(&D, path, text, len, d);
     free(text);
     if (rc) {
-        cJSON_Delete(D.all);
-        cJSON_Delete(D.matched);
+        for (int x = 0; x < MG_ATVM_T_COUNT; x++) cJSON_Delete(D.t[x]);
         cJSON_Delete(D.report);
         return -1;
     }
-    timings_finish(D.all, &D);
-    timings_finish(D.matched, &D);
-    cJSON_AddNumberToObject(D.report, "timed", cJSON_GetArraySize(item(D.all, "kernels")));
-    cJSON_AddNumberToObject(D.report, "timed_matched",
-                            cJSON_GetArraySize(item(D.matched, "kernels")));
-    if (!cJSON_GetArraySize(item(D.all, "kernels"))) cJSON_Delete(D.all), D.all = NULL;
-    if (!cJSON_GetArraySize(item(D.matched, "kernels")))
-        cJSON_Delete(D.matched), D.matched = NULL;
-    *timings = D.all;
-    *matched = D.matched;
+    cJSON *counts = cJSON_AddObjectToObject(D.report, "timed");
+    for (int x = 0; x < MG_ATVM_T_COUNT; x++) {
+        int n = cJSON_GetArraySize(item(D.t[x], "kernels"));
+        cJSON_AddNumberToObject(counts, mg_autotvm_files[x], n);
+        if (n) timings_finish(D.t[x], &D);
+        else cJSON_Delete(D.t[x]), D.t[x] = NULL;
+        timings[x] = D.t[x];
+    }
     *report = D.report;
     return 0;
 }
@@ -363,8 +365,11 @@ void mg_autotvm_print(FILE *f, const cJSON *rep)
         for (int i = 0; i < 4; i++) tot[i] += v[i];
     }
     fprintf(f, "%-32s %8.0f %8.0f %12.0f %15.0f\n", "total", tot[0], tot[1], tot[2], tot[3]);
-    fprintf(f, "timings: %.0f kernels (timings.json), %.0f matched (timings-matched.json)\n",
-            num(rep, "timed"), num(rep, "timed_matched"));
+    const cJSON *timed = item(rep, "timed");
+    fprintf(f, "timings: %.0f kernels (%s): %.0f matched (%s), %.0f approximate (%s)\n",
+            num(timed, mg_autotvm_files[0]), mg_autotvm_files[0],
+            num(timed, mg_autotvm_files[1]), mg_autotvm_files[1],
+            num(timed, mg_autotvm_files[2]), mg_autotvm_files[2]);
     print_list(f, rep, "approximate", "approximate (line, task, dtype, workload: what differs):");
     print_list(f, rep, "not reproduced", "not reproduced (line, task, dtype, workload: why):");
 }

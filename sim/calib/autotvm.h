@@ -47,12 +47,16 @@ typedef struct mg_atvm_map {
 int mg_autotvm_map(const char *task, const cJSON *workload, const cJSON *entity,
                    mg_atvm_map *out, mg_diag *d);
 
-/* Import the log at `path`.  On success (0): *timings is the timings
- * document of every reproduced record (timings-matched: of the matched
- * ones alone; NULL when there is none), *report the import report
- * (MG_AUTOTVM_SCHEMA: every record, its schedule or reason).  A bad line
- * is -1 with one error "PATH:LINE: why" in d and nothing allocated. */
-int mg_autotvm_import(const char *path, cJSON **timings, cJSON **matched, cJSON **report,
+/* The timings documents of an import: every reproduced record, the
+ * matched ones, the approximate ones; their file names under `-o DIR`. */
+enum { MG_ATVM_T_ALL, MG_ATVM_T_MATCHED, MG_ATVM_T_APPROX, MG_ATVM_T_COUNT };
+extern const char *const mg_autotvm_files[MG_ATVM_T_COUNT];
+
+/* Import the log at `path`.  On success (0): timings[MG_ATVM_T_*] are the
+ * timings documents (NULL where no record belongs), *report the import
+ * report (MG_AUTOTVM_SCHEMA: every record, its schedule or reason).  A bad
+ * line is -1 with one error "PATH:LINE: why" in d and nothing allocated. */
+int mg_autotvm_import(const char *path, cJSON *timings[MG_ATVM_T_COUNT], cJSON **report,
                       mg_diag *d);
 
 /* The report as text for people: counts per task and fidelity, then one

@@ -38,9 +38,10 @@ static void import_usage(FILE *f)
             "the import report: records per task as matched, approximate or not\n"
             "reproduced, each of the last two with its reason.  With -o DIR writes\n"
             "DIR/timings.json (mgsim-timings/1: every reproduced record's schedule and\n"
-            "measured cost, for `mgsim validate`), DIR/timings-matched.json (the matched\n"
-            "ones), DIR/import.json and DIR/import.txt (the report).  A bad line: one\n"
-            "line naming its number, exit 2, nothing written.\n"
+            "measured cost, for `mgsim validate`), DIR/timings-matched.json and\n"
+            "DIR/timings-approximate.json (each fidelity alone; a file with no kernel\n"
+            "is not written), DIR/import.json and DIR/import.txt (the report).  A bad\n"
+            "line: one line naming its number, exit 2, nothing written.\n"
             "\n"
             "  -o, --output FILE    archprobe: write the profile to FILE and its curves\n"
             "                       to FILE less .json plus .curves/ (NAME.json each);\n"
@@ -96,8 +97,7 @@ static int save_text(const char *path, const cJSON *rep, mg_diag *d)
 }
 
 /* The autotvm documents into dir (made if missing). */
-static int save_autotvm(const char *dir, const cJSON *all, const cJSON *matched,
-                        const cJSON *rep, mg_diag *d)
+static int save_autotvm(const char *dir, cJSON *const *timings, const cJSON *rep, mg_diag *d)
 {
     struct stat st;
     if (mkdir(dir, 0777) && !(errno == EEXIST && !stat(dir, &st) && S_ISDIR(st.st_mode))) {
@@ -105,13 +105,13 @@ static int save_autotvm(const char *dir, const cJSON *all, const cJSON *matched,
                       errno == EEXIST ? "a file is in the way" : strerror(errno));
         return -1;
     }
-    static const char *const names[] = {"timings.json", "timings-matched.json", "import.json"};
-    const cJSON *docs[] = {all, matched, rep};
     char path[4200];
-    for (int i = 0; i < 3; i++) {
-        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        if (docs[i] && mg_json_save(path, docs[i], d)) return -1;
+    for (int i = 0; i < MG_ATVM_T_COUNT; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, mg_autotvm_files[i]);
+        if (timings[i] && mg_json_save(path, timings[i], d)) return -1;
     }
+    snprintf(path, sizeof path, "%s/import.json", dir);
+    if (mg_json_save(path, rep, d)) return -1;
     snprintf(path, sizeof path, "%s/import.txt", dir);
     return save_text(path, rep, d);
 }
@@ -120,17 +120,16 @@ static int import_autotvm(const char *log, const char *dir)
 {
     mg_diag d;
     mg_diag_init(&d);
-    cJSON *all = NULL, *matched = NULL, *rep = NULL;
+    cJSON *t[MG_ATVM_T_COUNT] = {NULL}, *rep = NULL;
     int rc = MG_EXIT_BAD;
-    if (mg_autotvm_import(log, &all, &matched, &rep, &d)) goto done;
-    if (dir && save_autotvm(dir, all, matched, rep, &d)) goto done;
+    if (mg_autotvm_import(log, t, &rep, &d)) goto done;
+    if (dir && save_autotvm(dir, t, rep, &d)) goto done;
     mg_autotvm_print(stdout, rep);
     rc = MG_EXIT_OK;
 done:
     if (mg_diag_failed(&d)) mg_diag_print(&d, stderr, "mgsim: import");
     mg_diag_free(&d);
-    cJSON_Delete(all);
-    cJSON_Delete(matched);
+    for (int i = 0; i < MG_ATVM_T_COUNT; i++) cJSON_Delete(t[i]);
     cJSON_Delete(rep);
     return rc;
 }

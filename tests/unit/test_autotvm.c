@@ -157,10 +157,12 @@ static void test_import(void)
                "{\"input\": [\"opencl -model=rk3399 -device=mali\", \"dense.mali\", [], {}], "
                "\"config\": {\"entity\": []}, \"result\": [[0.001], 0, 1.0, 1.0]}\n");
     fclose(f);
-    cJSON *all, *matched, *rep;
+    cJSON *t[MG_ATVM_T_COUNT], *rep;
     mg_diag d;
     mg_diag_init(&d);
-    CU_ASSERT_EQUAL_FATAL(mg_autotvm_import(path, &all, &matched, &rep, &d), 0);
+    CU_ASSERT_EQUAL_FATAL(mg_autotvm_import(path, t, &rep, &d), 0);
+    cJSON *all = t[MG_ATVM_T_ALL], *matched = t[MG_ATVM_T_MATCHED];
+    CU_ASSERT_PTR_NULL(t[MG_ATVM_T_APPROX]);          /* no approximate record */
     unlink(path);
     const cJSON *ks = cJSON_GetObjectItem(all, "kernels");
     CU_ASSERT_EQUAL(cJSON_GetArraySize(ks), 1);
