@@ -14,15 +14,19 @@
  * generator vectorizes the reduction over channels; vec= is the widest of
  * 4, 2, 1 that divides the vectorized axis' length (and Cin; depthwise:
  * also VC), so the arithmetic fills a Midgard vec4 unit as TVM's does.
- * Buffers (TVM's Mali schedules use no images), unroll=1 (an unroll
+ * Buffers (TVM's Mali schedules use no images); spatial pack's weights
+ * layout_w=packed, each item's weights in its reading order as TVM's
+ * kernel_vec [CO/VC][CI][KH][KW][VC] holds them; unroll=1 (an unroll
  * annotation changes only the OpenCL text in the generator: trace-inert).
  */
 #include "sim/calib/autotvm.h"
+#include "traces/gen/gen.h"
 #include "traces/gen/schedule.h"
 
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define DIM_MAX 4096
@@ -205,13 +209,16 @@ static int conv_shape_ok(long n, long kh, long kw, const conv_args *a, mg_atvm_m
     return -1;
 }
 
-/* Check the words with the generator and keep their canonical text. */
+/* Check the words with the generator (parsed and planned) and keep their
+ * canonical text. */
 static void finish(const char *words, long vh, mg_atvm_map *m)
 {
     mg_schedule s;
     mg_diag pd;
     mg_diag_init(&pd);
-    if (mg_schedule_parse_line(words, NULL, &s, &pd)) {
+    mg_gen *g = calloc(1, sizeof *g);
+    if (!g) mg_diag_error(&pd, "out of memory");
+    if (!g || mg_schedule_parse_line(words, NULL, &s, &pd) || mg_gen_prepare(g, &s, &pd)) {
         m->fidelity = MG_ATVM_NONE;
         snprintf(m->reason, sizeof m->reason, "the generator rejects \"%s\": %s", words,
                  mg_diag_first(&pd));
@@ -222,6 +229,8 @@ static void finish(const char *words, long vh, mg_atvm_map *m)
             snprintf(m->reason, sizeof m->reason, "VH=%ld rows per TVM item: %ld items of one "
                      "row each (work group z x%ld)", vh, vh, vh);
     }
+    if (g) mg_gen_free(g);
+    free(g);
     mg_diag_free(&pd);
 }
 
@@ -246,7 +255,8 @@ static int map_spatial_pack(const cJSON *w, const cJSON *entity, mg_atvm_map *m,
     long vec = vec_of(axis < 0 ? 1 : len[axis], x[1], 4);
     char words[512];
     snprintf(words, sizeof words, "conv2d H=%ld W=%ld Cin=%ld Cout=%ld K=%ld stride=%ld pad=%ld "
-             "layout=buffer tile=%ldx%ld wg=%ld,%ld,%ld vec=%ld %s warp=1", x[2], x[3], x[1],
+             "layout=buffer layout_w=packed tile=%ldx%ld wg=%ld,%ld,%ld vec=%ld %s warp=1", x[2],
+             x[3], x[1],
              k[0], k[2], a.stride[0], a.pad[0], ow[2], co[2], co[1], ow[1], oh[1] * oh[2], vec,
              prec);
     finish(words, oh[2], m);

@@ -41,7 +41,8 @@ static void test_spatial_pack_matched(void)
     CU_ASSERT_STRING_EQUAL(m.family, "spatial_pack");
     CU_ASSERT_PTR_NOT_NULL(strstr(m.schedule, "conv2d H=7 W=7 Cin=992 Cout=128 K=1 stride=1 "
                                               "pad=0 depthwise=0 layout_in=buffer"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(m.schedule, " tile=7x2 wg=2,1,7 "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(m.schedule, " layout_w=packed layout_out=buffer tile=7x2 "
+                                              "wg=2,1,7 "));
     CU_ASSERT_PTR_NOT_NULL(strstr(m.schedule, " vec=2 storage=fp32 compute=fp32 "));
     CU_ASSERT_EQUAL(m.reason[0], '\0');
     CU_ASSERT_FALSE(mg_diag_failed(&d));
