@@ -6,6 +6,7 @@
 #   make check        the same tests under AddressSanitizer + UBSan
 #   make bench        benchmarks that print figures (never asserted)
 #   make validate-h100  the committed H100 and PoCL validation reports (mk/validate.sh)
+#   make validate-mali-t860  the Mali-T860 cross-check against AutoTVM (mk/validate_mali.sh)
 #   make memcheck     unit suites and a set of commands under valgrind (mk/rtcheck.sh)
 #   make tsan         the same under ThreadSanitizer (build/tsan), threaded ones at -j2..4
 #   make install PREFIX=/usr/local [DESTDIR=...]   (mk/install.sh)
@@ -204,6 +205,13 @@ bench: deps-ensure
 compare-archprobe: deps-ensure
 	@$(MAKE) --no-print-directory $(MGSIM)
 	@sh mk/compare_archprobe.sh "$(MGSIM)" configs/measured/pixel4
+
+# The Mali-T860 cross-check against AutoTVM's tophub log (sampled
+# simulation; minutes): configs/measured/mali-t860/.
+.PHONY: validate-mali-t860
+validate-mali-t860: deps-ensure
+	@$(MAKE) --no-print-directory $(MGSIM)
+	@sh mk/validate_mali.sh "$(MGSIM)" configs/measured/mali-t860
 
 .PHONY: validate-h100
 validate-h100: deps-ensure

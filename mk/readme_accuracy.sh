@@ -44,6 +44,27 @@ row() {  # row REPORT WHAT
         "$(pct "$(get "$r" top1_regret group_mean)")" "$day"
 }
 
+# The Mali-T860 row: the matched AutoTVM records on the shipped config;
+# the suite cell adds the Spearman rho of achieved GFLOPS across layers
+# (the first "spearman_gflops" of the report: its --by "all" row).
+row_mali() {
+    r=$M/mali-t860/validate-matched.json
+    rho=$(awk '/"spearman_gflops"/ { v = $2; sub(/,$/, "", v); print v; exit }' "$r")
+    row mali-t860/validate-matched.json "AutoTVM's tuned conv2d and depthwise, one per layer \
+and precision, the matched records (tophub log, \`mali-t860\`; Spearman of achieved GFLOPS \
+across layers $(num "$rho"))" |
+        sed 's/| opencl -model=rk3399 -device=mali |/| Mali-T860 MP4 (RK3399, AutoTVM log) |/'
+}
+
+# The Adreno 640 row: ArchProbe's Pixel 4 curves point by point
+# (mgsim compare); MAPE is the mean error over every compared point.
+row_pixel4() {
+    awk '/"compared":/ { n = $2 + 0 }
+         /"mean_error_pct":/ { s += n * ($2 + 0); t += n }
+         END { printf "| ArchProbe curves point by point: 4 bandwidths, 2 pointer chases (`pixel4`) | Adreno 640 (Pixel 4, ArchProbe report) | `configs/devices/adreno640.json` | %d points | %.1f%% | - | - | - | - |\n", t, s / t }' \
+        "$M/pixel4/compare.json"
+}
+
 table() {
     echo "| suite (kernels timed on the device) | device | config | kernels | MAPE | Kendall tau | tau within groups | top-1 regret | timed |"
     echo "|---|---|---|---|---|---|---|---|---|"
@@ -52,6 +73,8 @@ table() {
     row h100/validate-layers.json "17 real-network layers x 20 variants (\`h100-layers\`)"
     row h100/validate-layers-base.json "the same, uncalibrated config"
     row h100/validate-diag.json "launch floor, reduction, load width, group shape (\`h100-diag\`)"
+    row_mali
+    row_pixel4
     row pocl/validate.json "small CPU suite (\`pocl-small\`)"
 }
 

@@ -27,6 +27,7 @@ void mg_validate_free(mg_validation *v)
     free(v->groups);
     free(v->miss);
     free(v->res);
+    free(v->byrows);
     if (v->cmp) free(v->cmp->rows);
     free(v->cmp);
     memset(v, 0, sizeof *v);
@@ -218,6 +219,7 @@ static void sim_one(job *J, size_t i)
         goto out;
     }
     k->regs_simulated = k->regs_estimate = (int)g->hdr.regs_per_item;
+    k->flops = g->k.f.flops;
     if (mg_gen_check_work(g, J->o->max_work, &d)) {
         k->status = MG_VK_FAILED;
         snprintf(k->reason, sizeof k->reason, "%s", mg_diag_first(&d));
@@ -328,6 +330,7 @@ int mg_validate_run(const mg_device *dev, const char *config_path, const char *t
     v->regs = o->regs;
     v->sample = o->sample;
     v->predictor = o->predictor;
+    v->by = o->by;
     cJSON *t = mg_json_load(timings, d);
     if (!t) return -1;
     mg_schedule *s = NULL;
@@ -494,6 +497,7 @@ void mg_validate_summarize(mg_validation *v)
     for (size_t i = 0; i < v->n; i++) mg_validate_knobs(&v->k[i]);
     mg_validate_misses(v);
     mg_validate_residuals(v);
+    mg_validate_by(v);
     free(buf);
     free(idx);
 }

@@ -63,6 +63,7 @@ typedef struct mg_vkernel {
     double bound_ns;           /* roofline bound time */
     const char *binding;       /* "compute" or the level's name */
     int    below_bound;        /* measured < bound */
+    double flops;              /* the launch's flops (the generator's count) */
     double occupancy;          /* resident warps per SP, mean while busy */
     unsigned occ_groups;       /* occupancy groups of a work group (1: fits) */
     double stall[MG_STALL_COUNT]; /* shares of the simulation's stall total
@@ -155,11 +156,27 @@ typedef struct mg_vcompare {
     size_t better[3];          /* groups where this (0), the other (1), neither (2) is */
 } mg_vcompare;
 
+/* One row of the --by breakdown (validate_by.c): the compared kernels
+ * sharing one value of a knob (the first row: all of them), across
+ * groups.  Achieved GFLOPS = the launch's flops / time, measured and
+ * predicted. */
+typedef struct mg_vby {
+    char   value[MG_VKNOB_LEN];    /* "all" or the knob's value */
+    size_t n;
+    double mape, aggregate;
+    double pearson_log, spearman;  /* of times */
+    double pearson_gflops, pearson_log_gflops, spearman_gflops;
+    double median_error;           /* median of predicted / measured - 1 */
+} mg_vby;
+
 typedef struct mg_validate_opts {
     int regs;                  /* MG_VREGS_ESTIMATE (default) or _COMPILER */
     int sample;                /* mg_sim_opts.sample: MG_SAMPLE_OFF = exact */
     int jobs;                  /* threads (>= 1) */
     int quiet;                 /* no progress on a terminal */
+    int by;                    /* 1 + the index in mg_vknob_names of a knob to break
+                                  the kernels down by, across groups, with achieved
+                                  GFLOPS; 0: none */
     double max_work;           /* > 0: a kernel of more than about this many warp
                                   instructions (mg_gen_check_work) is failed with
                                   the estimate as its reason, not simulated */
@@ -186,6 +203,9 @@ typedef struct mg_validation {
                                                order: numbers by value) */
     size_t       nres;
     mg_vregs     regstat;
+    int          by;                        /* mg_validate_opts.by */
+    mg_vby      *byrows;                    /* "all", then each value (natural order) */
+    size_t       nby;
     mg_vcompare *cmp;                       /* --compare, or NULL */
 } mg_validation;
 
@@ -204,6 +224,12 @@ void mg_validate_summarize(mg_validation *v);
 void mg_validate_knobs(mg_vkernel *k);
 void mg_validate_misses(mg_validation *v);
 void mg_validate_residuals(mg_validation *v);
+
+/* validate_by.c: v->byrows from the kernels (nothing when v->by is 0;
+ * out of memory: left empty); the breakdown as text and JSON. */
+void mg_validate_by(mg_validation *v);
+void mg_validate_print_by(FILE *f, const mg_validation *v);
+cJSON *mg_validate_by_json(const mg_validation *v);
 
 void mg_validate_free(mg_validation *v);
 

@@ -115,6 +115,7 @@ void mg_validate_print_text(FILE *f, const mg_validation *v)
     fprintf(f, " top-1 regret <= %.0f%% in %zu of %zu;", 100 * AIM_REGRET, c, of);
     fprintf(f, " MAPE <= %.0f%%: %s (%.1f%%)\n", 100 * AIM_MAPE,
             v->all.mape <= AIM_MAPE ? "met" : "missed", 100 * v->all.mape);
+    mg_validate_print_by(f, v);
     mg_validate_print_compare(f, v);
     const mg_vregs *r = &v->regstat;
     fprintf(f, "\nregisters, generator estimate vs compiler count, %zu kernels", r->n);
@@ -231,6 +232,7 @@ cJSON *mg_validate_to_json(const mg_validation *v)
         cJSON_AddItemToArray(gs, x);
     }
     cJSON_AddItemToObject(o, "residuals", mg_validate_residuals_json(v));
+    if (v->byrows) cJSON_AddItemToObject(o, "by", mg_validate_by_json(v));
     if (v->cmp) cJSON_AddItemToObject(o, "compare", mg_validate_compare_json(v));
     const mg_vregs *r = &v->regstat;
     cJSON *rg = cJSON_AddObjectToObject(o, "registers");

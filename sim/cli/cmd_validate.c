@@ -15,6 +15,7 @@
 #include "base/csv.h"
 #include "base/opts.h"
 #include "sim/analytic/analytic.h"
+#include "base/strsim.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -29,7 +30,7 @@ static void validate_usage(FILE *f)
             "                      [--plot-residuals OUT.png|OUT.svg] [-j N]\n"
             "                      [--regs estimate|compiler] [--sample off|auto|N]\n"
             "                      [--compare OTHER.json [--compare-file FILE]] [--csv FILE]\n"
-            "                      [--max-work N] [--predictor sim|analytic] [-q]\n"
+            "                      [--max-work N] [--predictor sim|analytic] [--by KNOB] [-q]\n"
             "\n"
             "Regenerates every kernel timed ok in T.json (written by `mgprobe time`;\n"
             "the schedule words are in it) and simulates it on CFG, then reports per\n"
@@ -69,6 +70,10 @@ static void validate_usage(FILE *f)
             "  --csv FILE        also write one row per kernel as CSV to FILE: the\n"
             "                    schedule's knobs as columns, then measured_ns,\n"
             "                    predicted_ns, error (predicted / measured - 1), ...\n"
+            "  --by KNOB         also break the kernels down by KNOB's value (storage,\n"
+            "                    tile, wg, vec, ..., occupancy) across groups, with the\n"
+            "                    correlation of achieved GFLOPS (flops / time) besides\n"
+            "                    that of times: for suites of one kernel per layer\n"
             "  -q, --quiet       no progress line (it is drawn only on a terminal)\n"
             "\n"
             "One output at most may be - (stdout; an image there: PNG, not on a\n"
@@ -181,6 +186,23 @@ static int parse_jobs(const char *s, int *jobs)
     return 0;
 }
 
+/* Parse --by KNOB (one of mg_vknob_names) into *by (1 + its index).  0, or the usage
+ * error's exit status. */
+static int parse_by(const char *s, int *by)
+{
+    for (int j = 0; j < MG_VKNOB_COUNT; j++)
+        if (!strcmp(s, mg_vknob_names[j])) {
+            *by = j + 1;
+            return 0;
+        }
+    mg_hint h;
+    char known[256];
+    return mg_cli_usage_error("validate", "--by: unknown knob '%s'%s (known: %s)", s,
+                              mg_hint_near(&h, s, mg_vknob_names, MG_VKNOB_COUNT, "'"),
+                              mg_join_names(known, sizeof known, mg_vknob_names,
+                                            MG_VKNOB_COUNT, ", "));
+}
+
 /* Parse validate's options into a.  Returns -1 when the command should go
  * on, else its exit status (--help: 0; a usage error, printed: 2). */
 static int validate_parse(int argc, char **argv, validate_args *a)
@@ -196,6 +218,7 @@ static int validate_parse(int argc, char **argv, validate_args *a)
         {"max-work", required_argument, NULL, 'W'},
         {"quiet", no_argument, NULL, 'q'},          {"csv", required_argument, NULL, 'V'},
         {"predictor", required_argument, NULL, 'P'},
+        {"by", required_argument, NULL, 'B'},
         {NULL, 0, NULL, 0},
     };
     *a = (validate_args){.out = "-",
@@ -217,6 +240,9 @@ static int validate_parse(int argc, char **argv, validate_args *a)
         case 'G': a->cfile = optarg; break;
         case 'q': a->vo.quiet = 1; break;
         case 'V': a->csv = optarg; break;
+        case 'B':
+            if (parse_by(optarg, &a->vo.by)) return MG_EXIT_BAD;
+            break;
         case 'j':
             if (parse_jobs(optarg, &a->vo.jobs)) return MG_EXIT_BAD;
             break;

@@ -11,6 +11,7 @@
 
 #include "sim/config/device.h"
 #include "traces/gen/gen.h"
+#include "traces/ops/conv2d.h"
 #include "tests/unit/ops_util.h"
 #include "sim/search/rule.h"
 #include "tests/unit/suites.h"
@@ -129,6 +130,38 @@ static void test_rejects(void)
     ops_expect_reject("conv2d H=16 W=16 Cin=64 Cout=64 tile=8x8 wg=8,4,8 split=8",
                       "split=8 needs 57344 bytes of local memory for the partial tiles");
     ops_expect_reject("conv2d split=0", "split=0: expected an integer in [1, 256]");
+    ops_expect_reject("conv2d layout=buffer layout_out=packed",
+                      "layout_out=packed: only the weights (layout_w) can be packed");
+    ops_expect_reject("conv2d depthwise=1 K=3 pad=1 layout=buffer layout_w=packed",
+                      "layout_w=packed is for a standard conv");
+    ops_expect_reject("matmul layout_w=packed", "matmul: layout_w=packed: this operator has no "
+                      "packed weight layout");
+}
+
+/* layout_w=packed: the same flops; each item's weight loads are one
+ * stream (addresses rising by the load width), where the unpacked
+ * layout jumps a whole filter between its TC channels. */
+static void test_packed(void)
+{
+    const char *p = "conv2d H=5 W=6 Cin=16 Cout=8 K=3 pad=1 layout=buffer layout_w=packed "
+                    "tile=2x4 wg=2,2,2 vec=4";
+    ops_check_trace(p, 2.0 * 5 * 6 * 8 * 16 * 9, 0, 0);
+    ops_check_trace("conv2d H=7 W=7 Cin=16 Cout=12 K=1 layout=buffer layout_w=packed vec=2 "
+                    "tile=3x3 wg=2,2,6 split=2", 2.0 * 7 * 7 * 12 * 16 + 7.0 * 7 * 12, 0, 1);
+    mg_schedule s;
+    char err[256];
+    CU_ASSERT_EQUAL_FATAL(ops_parse(p, &s, err, sizeof err), 0);
+    mg_conv_geom g;
+    mg_conv_geom_of(&s, &g);
+    /* item of channels 4..7: tap (1, 2), channels 8..11: one block of TC V = 16 */
+    int64_t at = mg_conv_w_index(&s, &g, 4, 1, 2, 8);
+    CU_ASSERT_EQUAL(at, (((1 * 3 + 1) * 3 + 2) * 4 + 2) * 16);
+    CU_ASSERT_EQUAL(mg_conv_w_index(&s, &g, 5, 1, 2, 8), at + 4);       /* next channel */
+    CU_ASSERT_EQUAL(mg_conv_w_index(&s, &g, 4, 1, 2, 12), at + 16);     /* next load */
+    CU_ASSERT_EQUAL(mg_conv_w_index(&s, &g, 4, 1, 2, 9), at + 1);
+    s.layout[MG_ROLE_W] = MG_LAYOUT_BUFFER;
+    mg_conv_geom_of(&s, &g);
+    CU_ASSERT_EQUAL(mg_conv_w_index(&s, &g, 4, 1, 2, 8), ((4 * 3 + 1) * 3 + 2) * 16 + 8);
 }
 
 /* The rules that fire for sched on dev_path with romou's rules file. */
@@ -172,6 +205,7 @@ int add_ops_conv2d_suite(void)
     if (!CU_add_test(s, "flops", test_flops) || !CU_add_test(s, "accesses", test_accesses) ||
         !CU_add_test(s, "features", test_features) ||
         !CU_add_test(s, "rejects", test_rejects) ||
+        !CU_add_test(s, "packed weights", test_packed) ||
         !CU_add_test(s, "local_rule", test_local_rule))
         return -1;
     return 0;

@@ -173,6 +173,54 @@ static void test_summarize(void)
     free(v.res);
 }
 
+/* --by storage: rows for all and each value, GFLOPS from flops / time. */
+static void test_by(void)
+{
+    mg_validation v;
+    memset(&v, 0, sizeof v);
+    mg_vkernel k[4];
+    mg_vsummary g[1];
+    memset(k, 0, sizeof k);
+    memset(g, 0, sizeof g);
+    /*                       measured predicted flops  fp16? */
+    const double t[4][4] = {{10, 20, 100, 0},  /* 10 GF measured, 5 predicted */
+                            {20, 20, 400, 0},  /* 20, 20 */
+                            {10, 5, 10, 1},    /* 1, 2 */
+                            {40, 40, 80, 1}};  /* 2, 2 */
+    for (int i = 0; i < 4; i++) {
+        k[i].index = (size_t)i;
+        k[i].measured_ns = t[i][0];
+        k[i].predicted_ns = t[i][1];
+        k[i].flops = t[i][2];
+        k[i].half_ns[0] = k[i].half_ns[1] = NAN;
+        snprintf(k[i].schedule, sizeof k[i].schedule, "conv2d H=8 storage=%s",
+                 t[i][3] ? "fp16" : "fp32");
+    }
+    v.k = k;
+    v.n = 4;
+    v.groups = g;
+    v.ngroups = 1;
+    v.by = 8;                                  /* 1 + the index of "storage" */
+    CU_ASSERT_STRING_EQUAL(mg_vknob_names[v.by - 1], "storage");
+    mg_validate_summarize(&v);
+    CU_ASSERT_EQUAL_FATAL(v.nby, 3);
+    CU_ASSERT_STRING_EQUAL(v.byrows[0].value, "all");
+    CU_ASSERT_STRING_EQUAL(v.byrows[1].value, "fp16");
+    CU_ASSERT_STRING_EQUAL(v.byrows[2].value, "fp32");
+    CU_ASSERT_EQUAL(v.byrows[0].n, 4);
+    CU_ASSERT_EQUAL(v.byrows[1].n, 2);
+    /* fp32: errors +100 %, 0 */
+    CU_ASSERT_DOUBLE_EQUAL(v.byrows[2].mape, 0.5, EPS);
+    CU_ASSERT_DOUBLE_EQUAL(v.byrows[2].aggregate, 40.0 / 30 - 1, EPS);
+    /* all: measured GF 10 20 1 2, predicted 5 20 2 2: ranks 3 4 1 2 vs 3 4 1.5 1.5 */
+    CU_ASSERT_DOUBLE_EQUAL(v.byrows[0].spearman_gflops, 4.5 / sqrt(22.5), 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(v.byrows[2].spearman_gflops, 1, EPS);   /* 10 < 20 and 5 < 20 */
+    CU_ASSERT_DOUBLE_EQUAL(v.byrows[2].pearson_log_gflops, 1, EPS);
+    free(v.miss);
+    free(v.res);
+    free(v.byrows);
+}
+
 /* One group of 8 kernels: the worst quarter (2) by |log(predicted /
  * measured)| against the best 2, described by their simulated stalls,
  * binding level, occupancy and registers; residuals by knob value in
@@ -255,7 +303,8 @@ int add_stats_suite(void)
         !CU_add_test(s, "log Pearson and median", test_log_and_median) ||
         !CU_add_test(s, "undefined statistics", test_undefined) ||
         !CU_add_test(s, "validation summaries", test_summarize) ||
-        !CU_add_test(s, "where validation misses", test_misses))
+        !CU_add_test(s, "where validation misses", test_misses) ||
+        !CU_add_test(s, "validation by a knob", test_by))
         return -1;
     return 0;
 }

@@ -98,6 +98,9 @@ typedef struct mg_op {
      * only in them time the same in the model, and a sweep simulates one
      * of them (sim/search/memo.h; checked by tests/unit/test_sweep.c). */
     const char *trace_inert;
+    /* packed_w: 1 when layout_w=packed is a layout of this operator (the
+     * weights in its items' reading order); 0: refused by the parser. */
+    int packed_w;
 } mg_op;
 
 /* The registry (op_list.c, from the list in traces/gen/op_list.h):

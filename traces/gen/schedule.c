@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const mg_layout_names[] = {"image", "buffer", NULL};
+const char *const mg_layout_names[] = {"image", "buffer", "packed", NULL};
 const char *const mg_prec_names[] = {"fp32", "fp16", NULL};
 const char *const mg_pattern_names[] = {"row", "column", "block2", "block4", "block8", NULL};
 const char *const mg_memkind_names[] = {"image", "buffer", "local", "constant", NULL};
@@ -289,6 +289,21 @@ done:
     return rc;
 }
 
+/* layout=packed: the weights alone, of an operator that packs them. */
+static void check_packed(const mg_schedule *s, const char *where, mg_diag *d)
+{
+    static const char *const roles[] = {"layout_in", "layout_w", "layout_out"};
+    for (int r = 0; r < MG_ROLE_COUNT; r++) {
+        if (s->layout[r] != MG_LAYOUT_PACKED) continue;
+        if (r != MG_ROLE_W)
+            mg_diag_error(d, "%s: %s=packed: only the weights (layout_w) can be packed", where,
+                          roles[r]);
+        else if (!s->op->packed_w)
+            mg_diag_error(d, "%s: %s: layout_w=packed: this operator has no packed weight "
+                          "layout (image or buffer)", where, s->op->name);
+    }
+}
+
 int mg_schedule_parse(const char *op, int nwords, char **words, mg_schedule *s, mg_diag *d)
 {
     memset(s, 0, sizeof *s);
@@ -318,6 +333,7 @@ int mg_schedule_parse(const char *op, int nwords, char **words, mg_schedule *s, 
         if (set_key(s, k, eq + 1, where, d) == 0) s->set[idx] = 1;
     }
     resolve_layouts(s);
+    if (d->n == before) check_packed(s, where, d);
     if (d->n == before && s->op->check) s->op->check(s, where, d);
     return d->n == before ? 0 : -1;
 }

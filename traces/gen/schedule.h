@@ -19,7 +19,9 @@
 
 struct mg_op;
 
-typedef enum { MG_LAYOUT_IMAGE, MG_LAYOUT_BUFFER } mg_layout;
+/* PACKED: a buffer in the order the operator's items read it (only where
+ * the operator's packed_w says so: layout_w of conv2d). */
+typedef enum { MG_LAYOUT_IMAGE, MG_LAYOUT_BUFFER, MG_LAYOUT_PACKED } mg_layout;
 typedef enum { MG_PREC_FP32, MG_PREC_FP16 } mg_prec;
 typedef enum { MG_PAT_ROW, MG_PAT_COLUMN, MG_PAT_BLOCK2, MG_PAT_BLOCK4,
                MG_PAT_BLOCK8 } mg_pattern;

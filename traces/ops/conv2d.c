@@ -94,6 +94,7 @@ void mg_conv_geom_of(const mg_schedule *s, mg_conv_geom *g)
     g->img_x = s->layout[MG_ROLE_IN] == MG_LAYOUT_IMAGE;
     g->img_w = s->layout[MG_ROLE_W] == MG_LAYOUT_IMAGE;
     g->img_y = s->layout[MG_ROLE_OUT] == MG_LAYOUT_IMAGE;
+    g->pack_w = s->layout[MG_ROLE_W] == MG_LAYOUT_PACKED;
     g->V = (g->img_x || g->img_w) ? 4 : s->vec;
     g->nx = mg_ceil_div(g->Wo, g->TW);
     g->nz = s->Cout / g->TC;
@@ -109,6 +110,14 @@ void mg_conv_geom_of(const mg_schedule *s, mg_conv_geom *g)
     g->iters = s->depthwise ? g->TT * (g->TC / g->V) : s->K * s->K * (g->CS / g->V);
     g->LW = s->depthwise ? g->V : (g->TC % 4 == 0 ? 4 : 1);
     g->SV = (g->img_y || g->TC % 4 == 0) ? 4 : 1;
+}
+
+int64_t mg_conv_w_index(const mg_schedule *s, const mg_conv_geom *g, int64_t co, int64_t ky,
+                        int64_t kx, int64_t ci)
+{
+    if (!g->pack_w) return ((co * s->K + ky) * s->K + kx) * s->Cin + ci;
+    int64_t tap = (co / g->TC * s->K + ky) * s->K + kx;
+    return ((tap * (s->Cin / g->V) + ci / g->V) * g->TC + co % g->TC) * g->V + ci % g->V;
 }
 
 int64_t mg_conv_local_bytes(const mg_schedule *s, const mg_conv_geom *g)
@@ -162,6 +171,9 @@ static int check(const mg_schedule *s, const char *where, mg_diag *d)
     if (s->H + 2 * s->pad < s->K || s->W + 2 * s->pad < s->K)
         mg_diag_error(d, "%s: conv2d: the %lldx%lld kernel is larger than the padded input",
                       where, (long long)s->K, (long long)s->K);
+    if (g.pack_w && s->depthwise)
+        mg_diag_error(d, "%s: conv2d: layout_w=packed is for a standard conv (a depthwise "
+                      "item reads its weights in order already)", where);
     if (s->depthwise && s->Cin != s->Cout)
         mg_diag_error(d, "%s: conv2d: depthwise needs Cin = Cout (got %lld, %lld)", where,
                       (long long)s->Cin, (long long)s->Cout);
@@ -279,7 +291,7 @@ static void reference(const mg_schedule *s, const mg_kernel *k, mg_host *h)
                         } else {
                             for (int64_t ci = 0; ci < s->Cin; ci++)
                                 acc += (double)x[(hi * s->W + wi) * s->Cin + ci] *
-                                       wt[((co * s->K + ky) * s->K + kx) * s->Cin + ci];
+                                       wt[mg_conv_w_index(s, &g, co, ky, kx, ci)];
                         }
                     }
                 y[(ho * g.Wo + wo) * s->Cout + co] = (float)acc;
@@ -299,4 +311,5 @@ const mg_op mg_op_conv2d = {
     .trace_wg = mg_conv_trace_wg,
     .reference = reference,
     .trace_inert = "unroll",  /* a #pragma: the trace and the register estimate ignore it */
+    .packed_w = 1,
 };

@@ -39,11 +39,18 @@ typedef struct mg_conv_geom {
     int64_t LW;                /* width of a partial-sum local store/load */
     int64_t SV;                /* width of an output store */
     int img_x, img_w, img_y, eb;
+    int pack_w;                /* layout_w=packed (a buffer in the items' order) */
 } mg_conv_geom;
 
 /* Derive g from a schedule that passed (or is being checked by) check();
  * divisions by zero cannot happen for any schedule within the key ranges. */
 void mg_conv_geom_of(const mg_schedule *s, mg_conv_geom *g);
+
+/* The element index of weight (co, ky, kx, ci) of a standard conv's
+ * buffer: [Cout][K][K][Cin], or packed, [Cout/TC][K][K][Cin/V][TC][V]
+ * (each item's weights in the order it reads them: one stream). */
+int64_t mg_conv_w_index(const mg_schedule *s, const mg_conv_geom *g, int64_t co, int64_t ky,
+                        int64_t kx, int64_t ci);
 
 /* Local memory for the partial tiles of split > 1 (0 when split = 1):
  * (S - 1) x items per split slice x TW x TC floats. */

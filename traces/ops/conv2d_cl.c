@@ -104,8 +104,12 @@ static void emit_channels(const mg_schedule *s, const mg_kernel *k, const mg_con
         snprintf(e2, sizeof e2, "(co0 + c) * %lld + ky", K);
         mg_cl_rd(o, k, MG_CONV_TW, MG_CONV_SITE_W, e1, e2, fp16);
     } else {
-        snprintf(e1, sizeof e1, "(((co0 + c) * %lld + ky) * %lld + kx) * %lld + ci", K, K,
-                 (long long)s->Cin);
+        if (g->pack_w)          /* [Cout/TC][K][K][Cin/V][TC][V]: co0 is a multiple of TC */
+            snprintf(e1, sizeof e1, "((((co0 / %lld) * %lld + ky) * %lld + kx) * %lld + ci / "
+                     "%lld) * %lld + c * %lld", TC, K, K, (long long)s->Cin / V, V, TC * V, V);
+        else
+            snprintf(e1, sizeof e1, "(((co0 + c) * %lld + ky) * %lld + kx) * %lld + ci", K, K,
+                     (long long)s->Cin);
         mg_cl_ld(o, k, MG_CONV_TW, MG_CONV_SITE_W, e1, (int)V, fp16);
     }
     mg_sb_puts(o, ";\n");

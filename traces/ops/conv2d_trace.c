@@ -139,10 +139,10 @@ static int w_fast(mg_warp *w, const mg_schedule *s, const mg_conv_geom *g, const
             dsp[0] = g->CS / 4;
             f.at[1] = co * s->K + ky;
             f.dx[1] = g->TC * s->K;
-        } else {
-            f.at[0] = (((co * s->K + ky) * s->K + kx) * s->Cin + ci) * g->eb;
+        } else {            /* packed: local x and sp step whole blocks of TC V */
+            f.at[0] = mg_conv_w_index(s, g, co, ky, kx, ci) * g->eb;
             f.dx[0] = g->TC * s->K * s->K * s->Cin * g->eb;
-            dsp[0] = g->CS * g->eb;
+            dsp[0] = (g->pack_w ? g->TC : 1) * g->CS * g->eb;
         }
     }
     mg_emit_aff_blocks(w, g->img_w ? MG_REC_TEX_READ : MG_REC_BUF_LOAD, MG_CONV_SITE_W,
@@ -231,8 +231,8 @@ static void trace_reduce(mg_warp *w, const mg_schedule *s, const mg_conv_geom *g
                     } else {
                         int64_t co = L->co0[l] + c, ci = L->sp[l] * g->CS + cr;
                         if (g->img_w) mg_emit_lane(w, l, kx * g->cin4 + ci / 4, co * s->K + ky);
-                        else mg_emit_lane(w, l, (((co * s->K + ky) * s->K + kx) * s->Cin + ci) *
-                                                g->eb, 0);
+                        else mg_emit_lane(w, l, mg_conv_w_index(s, g, co, ky, kx, ci) * g->eb,
+                                          0);
                     }
                 }
                 mg_emit_put(w);

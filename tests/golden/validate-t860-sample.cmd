@@ -1,0 +1,1 @@
+T=$(mktemp -d); $MGSIM import autotvm tests/golden/data/autotvm-t860-sample.log -o $T > /dev/null && ls $T && $MGSIM validate --config configs/devices/mali-t860-mp4.json --timings $T/timings.json --by storage | sed -e "s#$T#T#g" -e '/^registers/,$d'; rc=$?; rm -rf $T; exit $rc
