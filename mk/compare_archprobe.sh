@@ -2,7 +2,7 @@
 # compare_archprobe.sh MGSIM OUTDIR - the Adreno 640 model against ArchProbe's
 # Pixel 4 report (configs/measured/pixel4/archprobe/): import, calibrate,
 # the shipped config's virtual probe in ArchProbe's sweep, and the point by
-# point comparison (configs/measured/pixel4/README.md).
+# point comparison (configs/measured/pixel4/README.md), drawn as compare.png.
 set -eu
 MG=${1:-bin/mgsim}
 OUT=${2:-configs/measured/pixel4}
@@ -25,4 +25,8 @@ sed -e "s#$TMP/pixel4.json#mgsim import archprobe configs/measured/pixel4/archpr
 sed -i "s#$TMP/pixel4.json#pixel4.json (mgsim import archprobe configs/measured/pixel4/archprobe)#g" \
     "$OUT/calibrated.json" "$OUT/calibrate.txt"
 cat "$OUT/compare.txt"
+# the curves side by side (where gnuplot is installed)
+if command -v gnuplot > /dev/null; then
+    $MG plot compare "$OUT/compare.json" -o "$OUT/compare.png" > /dev/null
+fi
 exit $rc

@@ -123,6 +123,7 @@ typedef int (*mg_plot_sweep_fn)(void *ctx, const cJSON *header, const cJSON *rec
 int mg_plot_sweep_read(const char *file, mg_plot_sweep_fn fn, void *ctx, cJSON **header,
                        mg_diag *d);
 int mg_plot_prepare_validate(mg_plot_job *job, int n, char **inputs, mg_diag *d);
+int mg_plot_prepare_compare(mg_plot_job *job, int n, char **inputs, mg_diag *d);
 int mg_plot_prepare_residuals(mg_plot_job *job, int n, char **inputs, mg_diag *d);
 
 /* Rendering (plot_render.c).  The gnuplot executable on PATH, or NULL. */

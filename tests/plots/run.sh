@@ -108,6 +108,11 @@ data chase-model chase "$tmp/vprofile.json"
 has chase-model meta.gp "vltag1 = 'L2'" "adreno640's buffers go straight to the L2"
 has chase-model meta.gp "clabel1 = 'buffer (global memory); profile: L2 128 KiB'" "the key"
 has chase-model meta.gp "vltag2 = 'L1'" "the texture L1"
+data compare compare configs/measured/pixel4/compare.json
+has compare meta.gp "cname1 = 'bw_buffer'" "the first curve"
+has compare meta.gp "cerr2 = 2.84" "the image curve's mean error"
+has compare meta.gp "cx2 = 8" "the image curve's points left out"
+has compare meta.gp "nc = 6" "six curves"
 data chase-h100 chase configs/measured/h100/profile.json
 data regs-h100 regs configs/measured/h100/profile.json
 data sweep sweep $D/sweep-small.jsonl
@@ -135,6 +140,7 @@ if [ $have_gnuplot -eq 1 ]; then
         $D/run-matmul-fp16.json
     render roofline-config roofline --config $A $D/run-conv1x1-image.json
     render roofline-sweep roofline --config $A $D/sweep-small.jsonl
+    render compare compare configs/measured/pixel4/compare.json
     render regs-h100 regs configs/measured/h100/profile.json
     render regs-pocl regs configs/measured/pocl/profile.json
     render regs-curves regs configs/measured/h100/profile.curves/regs.json
