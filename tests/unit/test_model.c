@@ -537,7 +537,7 @@ static void test_vload_elements(void)
 static double mlp_cycles(mg_device *dev, int parts, int warps)
 {
     char line[160];
-    snprintf(line, sizeof line, "mlp range=16384 loads=16 iters=64 items=%d wg=%d",
+    snprintf(line, sizeof line, "mlp range=4096 loads=16 iters=256 items=%d wg=%d",
              (int)dev->sp_count * 32 * warps, 32 * warps);
     dev->partitions = parts;
     return sim(dev, line).cycles;
