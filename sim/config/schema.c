@@ -104,6 +104,9 @@ const mg_field mg_schema[] = {
      NULL, NULL, "items", "largest work group (CL_DEVICE_MAX_WORK_GROUP_SIZE)"},
     {"core.max_outstanding_per_warp", MG_T_INT, OFF(max_outstanding_per_warp), 0, 1, 1024,
      "4", NULL, NULL, "requests", "memory requests one warp may have in flight (MLP)"},
+    {"core.max_misses_per_warp", MG_T_INT, OFF(max_misses_per_warp), 0, 0, 1024, "0", NULL,
+     NULL, "requests", "first-level cache misses one warp may have in flight; a load waits "
+     "while that many are (0: no cap but max_outstanding_per_warp)"},
     {"core.partitions", MG_T_INT, OFF(partitions), 0, 1, 8, "1", NULL, NULL, "partitions",
      "sub-cores an SP's warps are spread over, each with its own scheduler, 1/partitions "
      "of the SP's ALU rate and of its first-level memory pipes (NVIDIA SM: 4)"},

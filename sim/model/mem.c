@@ -138,6 +138,7 @@ static double l1_path(mg_sim *s, int lv, mg_cache *c, mg_pipe *bw, const mg_cach
     st->lv[lv].accesses += n;
     st->lv[lv].hits += n - nm;
     st->lv[lv].misses += nm;
+    s->last_miss |= nm > 0;
     if (nm) {
         double mb = (double)nm * (double)cfg->line;
         nm = uniq(miss, nm);
@@ -331,6 +332,7 @@ double mg_mem_access(mg_sim *s, int sp, uint32_t pi, const mg_rec *r, const uint
     const mg_device *dev = s->dev;
     mg_spi *p = &s->sps[sp];
     mg_part *q = &p->part[pi];
+    s->last_miss = 0;
     unsigned act = mg_rec_popcount(r);
     double bytes = (double)act * r->width;
     uint8_t own[MG_TRACE_MAX_LANES];         /* lanes whose addresses may be new */

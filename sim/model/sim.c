@@ -406,6 +406,24 @@ static int64_t load_part_bytes(const mg_sim *s, const mg_rec *r)
     return mb;
 }
 
+/* core.max_misses_per_warp: with that many of w's first-level misses in
+ * flight at `now`, defer w until the first of them returns and return 1;
+ * else 0.  (Whether the next load misses is known only once it looks up
+ * its cache, so any load waits: a warp that has missed that often streams.) */
+static int wait_miss(mg_sim *s, mg_warpi *w, double now)
+{
+    uint32_t n = 0;
+    double first = 0;
+    for (uint32_t i = 0; i < w->nloads; i++)
+        if (w->lmiss[i] && w->loads[i] > now) {
+            first = n++ ? (w->loads[i] < first ? w->loads[i] : first) : w->loads[i];
+        }
+    if (n < (uint32_t)s->dev->max_misses_per_warp) return 0;
+    s->st->stall[MG_STALL_MEM] += first - now;
+    w->ready = first;
+    return 1;
+}
+
 /* Issue memory record r at `now`, or return 1 after deferring the warp
  * until one of its load slots frees. */
 static int issue_mem(mg_sim *s, mg_warpi *w, const mg_rec *r, double now)
@@ -414,6 +432,7 @@ static int issue_mem(mg_sim *s, mg_warpi *w, const mg_rec *r, double now)
     if (mlp > 64) mlp = 64;
     double t0 = now;
     int load = !mg_rec_is_store(r->type) && r->type != MG_REC_IMG_WRITE;
+    if (load && s->dev->max_misses_per_warp > 0 && wait_miss(s, w, now)) return 1;
     if (load && w->nloads >= mlp) {           /* wait for the oldest slot */
         uint32_t k = 0;
         for (uint32_t i = 1; i < w->nloads; i++)
@@ -424,6 +443,7 @@ static int issue_mem(mg_sim *s, mg_warpi *w, const mg_rec *r, double now)
             return 1;
         }
         w->loads[k] = w->loads[--w->nloads];
+        w->lmiss[k] = w->lmiss[w->nloads];
     }
     /* a buffer load wider than one issued load is several loads, each
      * taking a slot: issue part w->part now, the next one as a deferred step */
@@ -442,7 +462,10 @@ static int issue_mem(mg_sim *s, mg_warpi *w, const mg_rec *r, double now)
         m->width = width;
         for (unsigned l = 0; l < m->lanes; l++) m->a[l] -= off;
     }
-    if (load) w->loads[w->nloads++] = done;
+    if (load) {
+        w->lmiss[w->nloads] = (uint8_t)s->last_miss;
+        w->loads[w->nloads++] = done;
+    }
     if (done > s->now) s->now = maxd(s->now, done);    /* the launch ends after it */
     w->ready = t0 + 1.0;
     if (parts > 1 && ++w->part < parts) return 1;     /* more parts: same record */

@@ -133,6 +133,7 @@ typedef struct mg_warpi {
     mg_rec  *rec;               /* the next record (owned) */
     uint64_t seq;               /* tie-breaker: deterministic order */
     double   loads[64];         /* completion cycles of loads in flight */
+    uint8_t  lmiss[64];         /* ... and whether each missed its first-level cache */
     mg_trace_cursor cur;        /* last: its large site table is cold */
 } mg_warpi;
 
@@ -219,6 +220,7 @@ typedef struct mg_sim {
     struct mg_sampler *smp;     /* sampled simulation (sample.h); NULL: off */
     struct mg_texlayout *tex;   /* mem.c: each image's layout (hdr->n_images) */
     int      l2_line_sh, buf_l1_line_sh;   /* mem.c: log2 of the lines, -1: not a power of 2 */
+    int      last_miss;         /* mem.c: the last access missed a first-level cache */
 } mg_sim;
 
 /* occupancy.c: how many warps of a work group fit an SP at once by

@@ -558,6 +558,36 @@ static void test_partitions(void)
     free(dev);
 }
 
+/* core.max_misses_per_warp: a lone warp's chase steps of 24 L2-resident
+ * line loads take two round trips with a cap of 16 misses in flight (at
+ * least 1.4 x the uncapped step), while 16 loads a step take one either
+ * way (within 1%); L1 hits never count (a 32-line buffer, 24 loads: within
+ * 3%, the first steps' cold misses). */
+static double mlp_miss(mg_device *dev, int cap, int range, int loads)
+{
+    char line[160];
+    snprintf(line, sizeof line, "mlp range=%d loads=%d iters=256 items=%d wg=32", range, loads,
+             (int)dev->sp_count * 32);
+    dev->max_misses_per_warp = cap;
+    return sim(dev, line).cycles;
+}
+
+static void test_miss_cap(void)
+{
+    mg_device *dev = load_dev("nvidia-h100");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dev);
+    dev->launch_overhead_s = 0;
+    double l2 = 8 << 20;
+    double a24 = mlp_miss(dev, 0, (int)l2, 24), c24 = mlp_miss(dev, 16, (int)l2, 24);
+    double a16 = mlp_miss(dev, 0, (int)l2, 16), c16 = mlp_miss(dev, 16, (int)l2, 16);
+    double h0 = mlp_miss(dev, 0, 4096, 24), h16 = mlp_miss(dev, 16, 4096, 24);
+    CU_ASSERT_TRUE(a24 > 0 && c24 > 0 && a16 > 0 && c16 > 0 && h0 > 0 && h16 > 0);
+    CU_ASSERT_TRUE(c24 > 1.4 * a24);
+    CU_ASSERT_DOUBLE_EQUAL(c16, a16, 0.01 * a16);
+    CU_ASSERT_DOUBLE_EQUAL(h16, h0, 0.03 * h0);
+    free(dev);
+}
+
 int add_model_suite(void)
 {
     CU_pSuite s = CU_add_suite("model", NULL, NULL);
@@ -575,7 +605,8 @@ int add_model_suite(void)
         !CU_add_test(s, "deterministic", test_deterministic) ||
         !CU_add_test(s, "barrier_rejection", test_barrier_rejection) ||
         !CU_add_test(s, "vload_elements", test_vload_elements) ||
-        !CU_add_test(s, "partitions", test_partitions))
+        !CU_add_test(s, "partitions", test_partitions) ||
+        !CU_add_test(s, "miss_cap", test_miss_cap))
         return -1;
     return 0;
 }
