@@ -13,6 +13,7 @@
 #include "sim/model/bound.h"
 #include "sim/model/sample.h"
 
+#include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -413,10 +414,11 @@ static int64_t load_part_bytes(const mg_sim *s, const mg_rec *r)
 static int wait_miss(mg_sim *s, mg_warpi *w, double now)
 {
     uint32_t n = 0;
-    double first = 0;
+    double first = INFINITY;
     for (uint32_t i = 0; i < w->nloads; i++)
         if (w->lmiss[i] && w->loads[i] > now) {
-            first = n++ ? (w->loads[i] < first ? w->loads[i] : first) : w->loads[i];
+            n++;
+            if (w->loads[i] < first) first = w->loads[i];
         }
     if (n < (uint32_t)s->dev->max_misses_per_warp) return 0;
     s->st->stall[MG_STALL_MEM] += first - now;

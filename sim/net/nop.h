@@ -40,6 +40,10 @@ const mg_nop *mg_nop_find(const char *name);
 
 /* Helpers for operators (nop_util.c). */
 int64_t mg_nop_elems(const int64_t s[4]);
+/* A shape hook for operators whose output has input 0's shape (softmax,
+ * layernorm over C): never fails. */
+int mg_nop_shape_same(const mg_net_layer *l, const int64_t (*in)[4], int64_t out[4],
+                      mg_nop_why *why);
 /* Output length of a window: floor((n + 2 pad - dil (k - 1) - 1) / stride)
  * + 1, or rounded up when ceil; < 1 when the window does not fit. */
 int64_t mg_nop_window_out(int64_t n, int64_t k, int64_t stride, int64_t pad, int64_t dil,

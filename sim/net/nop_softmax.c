@@ -4,14 +4,6 @@
  */
 #include "sim/net/nop.h"
 
-static int shape(const mg_net_layer *l, const int64_t (*in)[4], int64_t out[4], mg_nop_why *why)
-{
-    (void)l;
-    (void)why;
-    for (int a = 0; a < 4; a++) out[a] = in[0][a];
-    return 0;
-}
-
 static void cost(mg_net_layer *l, const int64_t (*in)[4])
 {
     (void)in;
@@ -25,6 +17,6 @@ const mg_nop mg_nop_softmax = {
     .summary = "softmax over C",
     .keys = "",
     .min_in = 1, .max_in = 1,
-    .shape = shape,
+    .shape = mg_nop_shape_same,
     .cost = cost,
 };
