@@ -16,6 +16,8 @@
 #   configs/measured/h100/validate-lsu.{txt,json}  the lsu suite
 #       (lsu-timings.json: mlp chase steps of 1-32 loads in flight, 1-16
 #       warps per SM, L1, L2 and DRAM) on the same config
+#   configs/measured/h100/validate-reuse.{txt,json}  the reuse suite
+#       (reuse-timings.json: mlp steps whose loads share lines)
 #   configs/measured/h100/validate-base.{txt,json}  the suite on the base
 #       config itself, for comparison
 #   configs/measured/h100/validate-layers.{txt,json,png}  the realistic
@@ -52,6 +54,9 @@ step "H100: the latency suite (latency-timings.json: one warp per SM)"
 step "H100: the lsu suite (lsu-timings.json: loads in flight per warp)"
 "$MGSIM" validate --config $H/calibrated.json --timings $H/lsu-timings.json -j "$J" \
     --json-file $H/validate-lsu.json -o $H/validate-lsu.txt
+step "H100: the reuse suite (reuse-timings.json: loads sharing a line)"
+"$MGSIM" validate --config $H/calibrated.json --timings $H/reuse-timings.json -j "$J" \
+    --json-file $H/validate-reuse.json -o $H/validate-reuse.txt
 step "H100: the suite on the base config"
 "$MGSIM" validate --config configs/devices/nvidia-h100.json --timings $H/timings.json \
     -j "$J" --json-file $H/validate-base.json -o $H/validate-base.txt

@@ -98,6 +98,7 @@ typedef struct mg_device {
     int64_t max_outstanding_per_warp;
     int64_t partitions;         /* sub-cores of an SP (MODEL.md, Issue) */
     int64_t max_misses_per_warp;    /* L1 misses in flight per warp, 0: no cap */
+    int64_t track_fills;            /* 1: L1 hits wait for fills in flight (fills.h) */
     int64_t alu_latency_cycles;
 
     /* registers */

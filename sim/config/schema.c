@@ -107,6 +107,9 @@ const mg_field mg_schema[] = {
     {"core.max_misses_per_warp", MG_T_INT, OFF(max_misses_per_warp), 0, 0, 1024, "0", NULL,
      NULL, "requests", "first-level cache misses one warp may have in flight; a load waits "
      "while that many are (0: no cap but max_outstanding_per_warp)"},
+    {"core.track_fills", MG_T_INT, OFF(track_fills), 0, 0, 1, "0", NULL, NULL, NULL,
+     "1: a first-level hit on a line whose fill is still in flight completes with the "
+     "fill and counts as a miss in flight (core.max_misses_per_warp); 0: it hits at once"},
     {"core.partitions", MG_T_INT, OFF(partitions), 0, 1, 8, "1", NULL, NULL, "partitions",
      "sub-cores an SP's warps are spread over, each with its own scheduler, 1/partitions "
      "of the SP's ALU rate and of its first-level memory pipes (NVIDIA SM: 4)"},

@@ -121,12 +121,35 @@ static double l2_path(mg_sim *s, uint64_t *ids, uint32_t n, double bytes, double
     return done;
 }
 
+/* The hits among ids[0 .. n) (mi[0 .. nm): the misses, ascending) on
+ * lines whose fill is still in flight at `done` (the hit's own
+ * completion): returns done raised to the latest such fill, and marks the
+ * access as a miss in flight (s->last_miss). */
+static double pending_hits(mg_sim *s, mg_fill *fills, const uint64_t *ids, uint32_t n,
+                           const uint32_t *mi, uint32_t nm, double done)
+{
+    double ready = done;
+    for (uint32_t i = 0, k = 0; i < n; i++) {
+        if (k < nm && mi[k] == i) {
+            k++;
+            continue;
+        }
+        double r = mg_fills_ready(fills, ids[i]);
+        if (r > ready) ready = r;
+    }
+    if (ready > done) s->last_miss = 1;
+    return ready;
+}
+
 /* An L1 (texture or buffer) lookup of n line ids, `bytes` delivered to the
  * lanes, holding the L1's pipe for `busy` bytes' time (>= bytes); misses go
- * to the L2 (l2ids: the L2 line of each id).  Returns the completion cycle. */
+ * to the L2 (l2ids: the L2 line of each id).  With fills (core.track_fills:
+ * fills.h), a hit on a line whose fill is in flight completes with it and
+ * counts as a miss (s->last_miss), and each miss records its fill.
+ * Returns the completion cycle. */
 static double l1_path(mg_sim *s, int lv, mg_cache *c, mg_pipe *bw, const mg_cache_cfg *cfg,
                       uint64_t *ids, const uint64_t *l2ids, uint32_t n, double bytes,
-                      double busy, double t, const mg_texlayout *lay)
+                      double busy, double t, const mg_texlayout *lay, mg_fill *fills)
 {
     mg_sim_stats *st = s->st;
     double start = mg_pipe_take(bw, t, busy);
@@ -134,15 +157,22 @@ static double l1_path(mg_sim *s, int lv, mg_cache *c, mg_pipe *bw, const mg_cach
     st->lv[lv].bytes += bytes;
     uint64_t miss[MAX_IDS];
     uint32_t mi[MAX_IDS], nm = mg_cache_access_all(c, ids, n, mi);
-    for (uint32_t i = 0; i < nm; i++) miss[i] = l2ids[mi[i]];
+    if (fills) done = pending_hits(s, fills, ids, n, mi, nm, done);
+    uint64_t mids[MAX_IDS];
+    for (uint32_t i = 0; i < nm; i++) {
+        miss[i] = l2ids[mi[i]];
+        mids[i] = ids[mi[i]];
+    }
     st->lv[lv].accesses += n;
     st->lv[lv].hits += n - nm;
     st->lv[lv].misses += nm;
     s->last_miss |= nm > 0;
     if (nm) {
         double mb = (double)nm * (double)cfg->line;
-        nm = uniq(miss, nm);
-        done = maxd(done, l2_path(s, miss, nm, mb, start + (double)cfg->latency_cycles, lay));
+        uint32_t nmu = uniq(miss, nm);
+        done = maxd(done, l2_path(s, miss, nmu, mb, start + (double)cfg->latency_cycles, lay));
+        if (fills)
+            for (uint32_t i = 0; i < nm; i++) mg_fills_put(fills, mids[i], done);
     }
     return done;
 }
@@ -238,7 +268,7 @@ static inline double tex_read(mg_sim *s, mg_spi *p, mg_part *q, const mg_rec *r,
     if (!mg_texlayout_ids_n(m, r->a, r->b, ln, nl, ids, l2ids))
         n = uniq2(ids, l2ids, n);    /* distinct tiles, each with its L2 line */
     return l1_path(s, MG_LV_TEX_L1, &p->tex_l1, &q->tex, &s->dev->tex_l1, ids, l2ids, n,
-                   bytes, bytes, t, m);
+                   bytes, bytes, t, m, p->tex_fills);
 }
 
 /* An image write: the texture L1 is read-only; writes go to the L2 a line
@@ -316,7 +346,7 @@ static inline double buf_access(mg_sim *s, int sp, mg_part *q, mem_route route,
             t = mg_pipe_take(&p->lookup, t, blocks);
         }
         return l1_path(s, MG_LV_BUF_L1, &p->buf_l1, &q->buf, &dev->buf_l1, ids, l2ids, n,
-                       bytes, busy, t, NULL);
+                       bytes, busy, t, NULL, p->buf_fills);
     }
     /* stores: through the L1's bandwidth, written to L2 */
     t = mg_pipe_take(&q->buf, t, bytes) + bytes / q->buf.per_cycle;
@@ -419,6 +449,11 @@ int mg_mem_init(mg_sim *s)
         if (dev->buffer_path == MG_BUF_VIA_L1 &&
             cache_from_cfg(&p->buf_l1, &dev->buf_l1, 13 + (uint64_t)i))
             return -1;
+        if (dev->track_fills) {
+            p->tex_fills = calloc(MG_FILLS_SLOTS, sizeof *p->tex_fills);
+            p->buf_fills = calloc(MG_FILLS_SLOTS, sizeof *p->buf_fills);
+            if (!p->tex_fills || !p->buf_fills) return -1;
+        }
         p->lookup.per_cycle = 1.0;     /* lookup_bytes blocks per cycle */
         /* each partition: 1/partitions of the SP's first-level pipes */
         double share = 1.0 / (double)mg_sim_partitions(dev);
@@ -468,5 +503,8 @@ void mg_mem_free(mg_sim *s)
     for (int i = 0; s->sps && i < s->dev->sp_count; i++) {
         mg_cache_free(&s->sps[i].tex_l1);
         mg_cache_free(&s->sps[i].buf_l1);
+        free(s->sps[i].tex_fills);
+        free(s->sps[i].buf_fills);
+        s->sps[i].tex_fills = s->sps[i].buf_fills = NULL;
     }
 }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "sim/model/cache/cache.h"
+#include "sim/model/fills.h"
 #include "sim/model/model.h"
 
 /* A resource that serves requests one after another at a fixed rate: the
@@ -186,6 +187,7 @@ typedef struct mg_spi {
     uint32_t next_part;         /* the partition the next resident warp goes to */
     mg_pipe  lookup;            /* the buffer L1's tag stage, shared (mem.c) */
     mg_cache tex_l1, buf_l1;
+    mg_fill *tex_fills, *buf_fills; /* their fills in flight (fills.h); NULL: not kept */
     double   busy_since, last_change;
     double   warp_time;         /* integral of resident warps over time */
     double   busy_time;

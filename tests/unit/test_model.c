@@ -588,6 +588,35 @@ static void test_miss_cap(void)
     free(dev);
 }
 
+/* core.track_fills: a lone warp's chase steps of 24 L2-resident loads,
+ * 4 to a line (6 lines), with a cap of 16 misses in flight: without the
+ * fills kept, the 18 loads that find their line allocated are hits and
+ * the step is one round trip; with them, those loads wait for the fill
+ * and count as misses in flight, so the step takes two (at least 1.4 x);
+ * with one line per load nothing changes (within 1%). */
+static double mlp_fills(mg_device *dev, int track, int reuse)
+{
+    char line[160];
+    snprintf(line, sizeof line, "mlp range=%d loads=24 reuse=%d iters=256 items=%d wg=32",
+             8 << 20, reuse, (int)dev->sp_count * 32);
+    dev->max_misses_per_warp = 16;
+    dev->track_fills = track;
+    return sim(dev, line).cycles;
+}
+
+static void test_track_fills(void)
+{
+    mg_device *dev = load_dev("nvidia-h100");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dev);
+    dev->launch_overhead_s = 0;
+    double r0 = mlp_fills(dev, 0, 4), r1 = mlp_fills(dev, 1, 4);
+    double u0 = mlp_fills(dev, 0, 1), u1 = mlp_fills(dev, 1, 1);
+    CU_ASSERT_TRUE(r0 > 0 && r1 > 0 && u0 > 0 && u1 > 0);
+    CU_ASSERT_TRUE(r1 > 1.4 * r0);
+    CU_ASSERT_DOUBLE_EQUAL(u1, u0, 0.01 * u0);
+    free(dev);
+}
+
 int add_model_suite(void)
 {
     CU_pSuite s = CU_add_suite("model", NULL, NULL);
@@ -606,7 +635,8 @@ int add_model_suite(void)
         !CU_add_test(s, "barrier_rejection", test_barrier_rejection) ||
         !CU_add_test(s, "vload_elements", test_vload_elements) ||
         !CU_add_test(s, "partitions", test_partitions) ||
-        !CU_add_test(s, "miss_cap", test_miss_cap))
+        !CU_add_test(s, "miss_cap", test_miss_cap) ||
+        !CU_add_test(s, "track_fills", test_track_fills))
         return -1;
     return 0;
 }

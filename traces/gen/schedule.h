@@ -44,6 +44,7 @@ typedef struct mg_schedule {
     int     mem;                      /* mg_memkind */
     int64_t range, stride_x, stride_y, iters, regs, items, footprint, readers;
     int64_t nstrides, strides[MG_SCHED_MAX_STRIDES];   /* rstride2d */
+    int64_t reuse;                    /* mlp: loads per line */
 
     /* knobs */
     int     layout[MG_ROLE_COUNT];    /* mg_layout per tensor role */

@@ -27,6 +27,11 @@
  * (its intercept) and the cost of each further load in flight (its
  * slope), at the hierarchy level the range settles in.
  *
+ * With reuse = R > 1, load j reads line j / R instead, its lanes shifted
+ * by j mod R elements (element c + (j / R) D SL + (g + j mod R) mod SL):
+ * R loads of a step, each its own instruction, read the same line, as
+ * the several narrow loads a compiler makes of one wide vector load do;
+ * every element of a line holds the same value, so the chase is the same.
  * Out[g] gets the last position; the reference follows the chain the init
  * hook wrote.  No flops.
  */
@@ -50,6 +55,8 @@ static const mg_key keys[] = {
                "bytes per line (a power of two: the cache line the loads are laid out in)"),
     MG_KEY_INT("loads", readers, 1, MAX_LOADS, "1",
                "independent loads a step issues before it waits for them all"),
+    MG_KEY_INT("reuse", reuse, 1, MAX_LOADS, "1",
+               "loads of a step that read the same line (1: each load its own line)"),
     MG_KEY_INT("iters", iters, 1, (int64_t)1 << 24, "256", "steps per work item"),
     MG_KEY_INT("items", items, 1, (int64_t)1 << 20, "32",
                "work items (global size; a multiple of wg)"),
@@ -58,6 +65,7 @@ static const mg_key keys[] = {
 
 typedef struct mlp_geom {
     int64_t NL, SL, R, D;      /* lines, elements per line, elements, lines between loads */
+    int64_t reuse;             /* loads per line */
 } mlp_geom;
 
 static void geom(const mg_schedule *s, mlp_geom *g)
@@ -66,6 +74,7 @@ static void geom(const mg_schedule *s, mlp_geom *g)
     g->R = s->range / 4;
     g->NL = g->SL ? g->R / g->SL : 1;
     g->D = g->NL / 32 > 0 ? g->NL / 32 : 1;
+    g->reuse = s->reuse > 0 ? s->reuse : 1;
 }
 
 static int64_t next_line(int64_t x, int64_t NL)
@@ -81,7 +90,7 @@ static int64_t start_elem(const mlp_geom *g, int64_t item)
 /* Element item reads with load j of the step at position c. */
 static int64_t elem_of(const mlp_geom *g, int64_t c, int64_t j, int64_t item)
 {
-    return c + j * g->D * g->SL + (item & (g->SL - 1));
+    return c + j / g->reuse * g->D * g->SL + ((item + j % g->reuse) & (g->SL - 1));
 }
 
 static void defaults(mg_schedule *s)
@@ -125,7 +134,7 @@ static void plan(const mg_schedule *s, mg_kernel *k)
     int64_t items[3] = {s->items, 1, 1};
     mg_plan_ndrange(k, 1, items, s->wg);
     /* the loaded values, the position, the lane, the counter, the sum */
-    k->f.regs_per_item = (int)s->readers + 5;
+    k->f.regs_per_item = (int)s->readers + 5 + 2 * (int)(g.reuse - 1);
     k->f.loop_iters = s->iters;
     k->f.bytes_per_iter = 4 * s->readers;
     k->f.bytes_per_item = 4 * s->readers * s->iters;
@@ -165,15 +174,22 @@ static void emit_cl(const mg_schedule *s, const mg_kernel *k, mg_sb *o)
     mlp_geom g;
     geom(s, &g);
     mg_cl_signature(k, o);
-    mg_sb_printf(o, "    const int g = get_global_id(0), l = g & %lld;\n"
-                    "    int c = ((g / %d) * 97 & %lld) * %lld;\n"
+    mg_sb_printf(o, "    const int g = get_global_id(0), l = g & %lld;\n",
+                 (long long)(g.SL - 1));
+    for (int64_t r = 1; r < g.reuse; r++)     /* the lanes' shifts of reuse */
+        mg_sb_printf(o, "    const int l%lld = (g + %lld) & %lld;\n", (long long)r,
+                     (long long)r, (long long)(g.SL - 1));
+    mg_sb_printf(o, "    int c = ((g / %d) * 97 & %lld) * %lld;\n"
                     "    for (int i = 0; i < %lld; i++) {\n"
                     "        const int b = c + l;\n",
-                 (long long)(g.SL - 1), CHAIN_ITEMS, (long long)(g.NL - 1), (long long)g.SL,
-                 (long long)s->iters);
-    char e[96];
+                 CHAIN_ITEMS, (long long)(g.NL - 1), (long long)g.SL, (long long)s->iters);
+    for (int64_t r = 1; r < g.reuse; r++)
+        mg_sb_printf(o, "        const int b%lld = c + l%lld;\n", (long long)r, (long long)r);
+    char e[96], base[24];
     for (int64_t j = 0; j < s->readers; j++) {
-        snprintf(e, sizeof e, "b + %lld", (long long)(j * g.D * g.SL));
+        if (j % g.reuse) snprintf(base, sizeof base, "b%lld", (long long)(j % g.reuse));
+        else snprintf(base, sizeof base, "b");
+        snprintf(e, sizeof e, "%s + %lld", base, (long long)(j / g.reuse * g.D * g.SL));
         mg_sb_printf(o, "        const int v%lld = ", (long long)j);
         mg_cl_ld(o, k, TP, SITE_LOAD, e, 1, 0);
         mg_sb_puts(o, ";\n");
@@ -201,7 +217,7 @@ static void trace_body(mg_warp *w, const void *ctx)
     mg_emit_alu(w, NULL, SITE_START, MG_ALU_INT, 1, 4, 0);
     for (int64_t i = 0; i < s->iters; i++) {
         /* the step's base: the loads add constant offsets to it */
-        mg_emit_alu(w, NULL, SITE_ADDR, MG_ALU_INT, 1, 1, 0);
+        mg_emit_alu(w, NULL, SITE_ADDR, MG_ALU_INT, 1, g.reuse, 0);
         for (int64_t j = 0; j < s->readers; j++) {
             mg_emit_mem(w, MG_REC_BUF_LOAD, SITE_LOAD, TP, 4);
             for (uint32_t l = 0; l < w->lanes; l++)
