@@ -19,7 +19,7 @@
  * and stays reserved so that the numbers of the others do not move). */
 enum {
     MG_CONV_SITE_X = 1, MG_CONV_SITE_W, MG_CONV_SITE_FMA, MG_CONV_SITE_Y,
-    MG_CONV_SITE_LST = 6, MG_CONV_SITE_BAR, MG_CONV_SITE_LLD, MG_CONV_SITE_ADD
+    MG_CONV_SITE_LST = 6, MG_CONV_SITE_BAR, MG_CONV_SITE_LLD, MG_CONV_SITE_ADD, MG_CONV_SITE_CVT
 };
 enum { MG_CONV_TX, MG_CONV_TW, MG_CONV_TY };      /* tensor indices */
 

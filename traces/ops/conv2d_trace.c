@@ -168,11 +168,28 @@ static void local_fast(mg_warp *w, const mg_conv_geom *g, int type, int site, in
     mg_emit_aff_blocks(w, type, site, -1, (uint32_t)(g->LW * 4), m.m, &f, g->R, dsp);
 }
 
+/* A channel step's conversions (fp16 storage, fp32 compute): a buffer's
+ * vload_half returns floats, one conversion instruction per element (the
+ * H100's HADD2.F32 per half: configs/measured/h100/sass/), before the
+ * FMAs use them; an image read returns floats from the texture unit.
+ * The input's V elements per output pixel j, the weights' V per weight
+ * load, for the lanes that loaded them. */
+static void trace_cvt(mg_warp *w, const mg_conv_geom *g, const lanes *L)
+{
+    if (!g->img_x)
+        for (int64_t j = 0; j < g->TW; j++)
+            mg_emit_alu(w, L->pix[j].m, MG_CONV_SITE_CVT, MG_ALU_FP32, 1, (uint32_t)g->V, 0);
+    if (!g->img_w)
+        mg_emit_alu(w, L->item.m, MG_CONV_SITE_CVT, MG_ALU_FP32, 1,
+                    (uint32_t)(g->nw * g->V), 0);
+}
+
 /* The main loop: window taps (a depthwise split item's own taps), channel
  * steps; loads and FMAs. */
 static void trace_reduce(mg_warp *w, const mg_schedule *s, const mg_conv_geom *g, lanes *L)
 {
     int cls = s->compute == MG_PREC_FP16 ? MG_ALU_FP16 : MG_ALU_FP32;
+    int cvt = s->storage == MG_PREC_FP16 && s->compute == MG_PREC_FP32;
     uint32_t xw = (uint32_t)(g->V * g->eb);
     int dwsplit = s->depthwise && g->S > 1, row = s->pattern == MG_PAT_ROW;
     int64_t ntaps = dwsplit ? g->TT : s->K * s->K;
@@ -237,6 +254,7 @@ static void trace_reduce(mg_warp *w, const mg_schedule *s, const mg_conv_geom *g
                 }
                 mg_emit_put(w);
             }
+            if (cvt) trace_cvt(w, g, L);
             for (int64_t j = 0; j < g->TW; j++)
                 mg_emit_alu(w, L->pix[j].m, MG_CONV_SITE_FMA, cls, (int)g->V,
                             (uint32_t)(s->depthwise ? 1 : g->TC), 2);

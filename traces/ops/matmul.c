@@ -61,7 +61,7 @@
 
 #include <stdio.h>
 
-enum { SITE_A = 1, SITE_B, SITE_FMA, SITE_LST, SITE_BAR, SITE_LLD, SITE_ADD, SITE_C };
+enum { SITE_A = 1, SITE_B, SITE_FMA, SITE_LST, SITE_BAR, SITE_LLD, SITE_ADD, SITE_C, SITE_CVT };
 enum { TA, TB, TC };            /* tensor indices */
 
 #define MAX_REGS 1024           /* live values per item we accept */
@@ -502,11 +502,31 @@ static inline void trace_load_b(mg_warp *w, const mm_warp *mw, int64_t t)
     }
 }
 
+/* Step's conversions: with fp16 storage and fp32 compute, a buffer's
+ * vload_half returns floats, one conversion instruction per element (the
+ * H100's HADD2.F32 per half: configs/measured/h100/sass/), before the
+ * FMAs use them; an image read returns floats from the texture unit. */
+static inline void trace_cvt(mg_warp *w, const mm_warp *mw, mg_alu_run *run)
+{
+    const mm_geom *g = &mw->g;
+    const mg_schedule *s = mw->s;
+    if (s->storage != MG_PREC_FP16 || s->compute != MG_PREC_FP32) return;
+    if (s->layout[MG_ROLE_IN] != MG_LAYOUT_IMAGE)
+        for (int64_t i = 0; i < g->TM; i++)
+            mg_alu_add(w, run, mw->rowm[i], SITE_CVT, MG_ALU_FP32, 1,
+                       (uint64_t)(g->U * g->V), 0);
+    if (s->layout[MG_ROLE_W] != MG_LAYOUT_IMAGE)
+        for (int64_t j = 0; j < g->NJ; j++)
+            mg_alu_add(w, run, mw->colm[j], SITE_CVT, MG_ALU_FP32, 1,
+                       (uint64_t)(g->U * g->V * g->V), 0);
+}
+
 /* Step's accumulation: per accumulator (i, j), U V products as V-wide
  * FMAs, for the lanes whose row and column are inside C. */
 static inline void trace_fma(mg_warp *w, const mm_warp *mw, mg_alu_run *run)
 {
     const mm_geom *g = &mw->g;
+    trace_cvt(w, mw, run);
     for (int64_t i = 0; i < g->TM; i++)
         for (int64_t j = 0; j < g->NJ; j++)
             mg_alu_add(w, run, mg_lm_and(mw->rowm[i], mw->colm[j]), SITE_FMA, mw->cls,
