@@ -24,6 +24,7 @@
     X(ticket)         \
     X(vload)          \
     X(mlp)            \
-    X(pool)
+    X(pool)           \
+    X(fuse)
 
 #endif
