@@ -25,6 +25,7 @@
     X(vload)          \
     X(mlp)            \
     X(pool)           \
+    X(convpool)       \
     X(fuse)
 
 #endif

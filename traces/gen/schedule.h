@@ -62,6 +62,7 @@ typedef struct mg_schedule {
     double  scalar;                   /* eltwise: the added constant */
     int     mode;                     /* pool: max or avg (an operator's own enum) */
     int     act;                      /* convpool: the activation (its own enum) */
+    int64_t pk, ps, norm;             /* convpool: pooling window, its stride, scale+shift */
     char    sub[MG_SCHED_MAX_SUBS][MG_SCHED_SUB_LEN];  /* fuse: sub-schedules a, b, c
                                                           ("" none), words joined by ':' */
 
