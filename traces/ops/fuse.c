@@ -6,8 +6,9 @@
  *
  * A sub-schedule is an operator's schedule with its words joined by ':'
  * (or blanks, in one quoted word): a=pool:H=8:W=8:C=16.  A sub-kernel runs
- * in the fused launch's work groups and warps, so it takes neither wg nor
- * warp (set them on fuse); its other keys are its own.  Fusable operators
+ * in the fused launch's work groups and warps, on the fused launch's
+ * inputs, so it takes none of wg, warp and seed (set them on fuse); its
+ * other keys are its own.  Fusable operators
  * are those with a warp_body (op.h): 1D launches on global ids alone.
  *
  * Tensors and arguments are the sub-kernels' in order, each name suffixed
@@ -16,7 +17,8 @@
  * those lanes active (mg_warp.only), its items' global ids shifted by its
  * offset.  The reference is each sub-kernel's own on its tensors.
  *
- * Features: flops the sum, the per-item ones the sub-kernels' largest.
+ * Features: flops the sum; registers, access width and log_cap the
+ * sub-kernels' largest; loop and byte counts the mean over all items.
  */
 #include "traces/ops/fuse.h"
 #include "traces/gen/emit.h"
@@ -82,12 +84,12 @@ static int parse_sub(const mg_schedule *s, fuse_sub *sub, const char *text, cons
                       sub->key, text, sub->s.op->name, list);
         return -1;
     }
-    static const char *const own[] = {"wg", "warp"};
-    for (int i = 0; i < 2; i++)
+    static const char *const own[] = {"wg", "warp", "seed"};
+    for (int i = 0; i < 3; i++)
         if (mg_schedule_is_set(&sub->s, own[i])) {
             mg_diag_error(d, "%s: fuse: %c=%s: %s: a sub-kernel runs in the fused launch's "
-                          "work groups and warps; set %s on fuse", where, sub->key, text,
-                          own[i], own[i]);
+                          "work groups and warps, on its inputs; set %s on fuse", where,
+                          sub->key, text, own[i], own[i]);
             rc = -1;
         }
     sub->s.wg[0] = sub->s.wg[1] = sub->s.wg[2] = 1;
@@ -210,22 +212,28 @@ static fuse_plan *load_checked(const mg_schedule *s)
     return p;
 }
 
-/* The fused features: flops summed, per-item figures the largest. */
+/* The fused features: flops summed; registers, access width and log_cap
+ * the largest (every item must fit them); the loop and byte counts per
+ * item the mean over the items of every sub-kernel. */
 static void features(const fuse_plan *p, mg_kernel *k)
 {
+    double items = 0, iters = 0, per_iter = 0, per_item = 0;
     for (int i = 0; i < p->n; i++) {
         const mg_kernel *q = &p->sub[i].k;
-#define MAXF(f) if (q->f > k->f) k->f = q->f
-        MAXF(f.regs_per_item);
-        MAXF(f.loop_iters);
-        MAXF(f.bytes_per_iter);
-        MAXF(f.bytes_per_item);
-        MAXF(f.access_width);
-        MAXF(log_cap);
-#undef MAXF
+        double n = (double)p->sub[i].items;
+        if (q->f.regs_per_item > k->f.regs_per_item) k->f.regs_per_item = q->f.regs_per_item;
+        if (q->f.access_width > k->f.access_width) k->f.access_width = q->f.access_width;
+        if (q->log_cap > k->log_cap) k->log_cap = q->log_cap;
+        items += n;
+        iters += n * (double)q->f.loop_iters;
+        per_iter += n * (double)q->f.bytes_per_iter;
+        per_item += n * (double)q->f.bytes_per_item;
         k->f.flops += q->f.flops;
         k->needs_fp16 |= q->needs_fp16;
     }
+    k->f.loop_iters = (int64_t)(iters / items + 0.5);
+    k->f.bytes_per_iter = (int64_t)(per_iter / items + 0.5);
+    k->f.bytes_per_item = (int64_t)(per_item / items + 0.5);
     k->f.boundary_checks = 1;
 }
 
@@ -313,8 +321,7 @@ static void reference(const mg_schedule *s, const mg_kernel *k, mg_host *h)
 
 const mg_op mg_op_fuse = {
     .name = "fuse",
-    .summary = "parallel fusion: 2-3 independent operators in one launch, ranges rounded "
-               "to the warp or not",
+    .summary = "parallel fusion: 2-3 independent operators in one launch (ParallelFusion)",
     .keys = keys,
     .knobs = "wg warp seed",
     .defaults = defaults,
