@@ -8,8 +8,8 @@
  * (or blanks, in one quoted word): a=pool:H=8:W=8:C=16.  A sub-kernel runs
  * in the fused launch's work groups and warps, on the fused launch's
  * inputs, so it takes none of wg, warp and seed (set them on fuse); its
- * other keys are its own.  Fusable operators
- * are those with a warp_body (op.h): 1D launches on global ids alone.
+ * other keys are its own.  Fusable operators are those with a warp_body
+ * (op.h): 1D launches on global ids alone.
  *
  * Tensors and arguments are the sub-kernels' in order, each name suffixed
  * with its key (X_a, Y_a, A_b, B_b, scalar_b).  The trace of a warp is,
