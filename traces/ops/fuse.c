@@ -87,9 +87,9 @@ static int parse_sub(const mg_schedule *s, fuse_sub *sub, const char *text, cons
     static const char *const own[] = {"wg", "warp", "seed"};
     for (int i = 0; i < 3; i++)
         if (mg_schedule_is_set(&sub->s, own[i])) {
-            mg_diag_error(d, "%s: fuse: %c=%s: %s: a sub-kernel runs in the fused launch's "
-                          "work groups and warps, on its inputs; set %s on fuse", where,
-                          sub->key, text, own[i], own[i]);
+            mg_diag_error(d, "%s: fuse: %c=%s: %s: a sub-kernel runs in fuse's work groups "
+                          "and warps, on fuse's inputs; set %s on fuse", where, sub->key, text,
+                          own[i], own[i]);
             rc = -1;
         }
     sub->s.wg[0] = sub->s.wg[1] = sub->s.wg[2] = 1;
