@@ -41,6 +41,7 @@ int mg_emit_wg(const mg_kernel *k, const uint32_t wg[3], mg_trace_wg *out, mg_wa
         w.zconst = w.lid0[2] == w.lidn[2];
         w.bzb = 0;
         w.lanewise = lanewise;
+        w.only[0] = w.only[1] = ~(uint64_t)0;
         if (mg_trace_wg_warp_begin(out, w.lanes)) return -1;
         body(&w, ctx);
         if (mg_trace_wg_warp_end(out)) return -1;
@@ -64,6 +65,8 @@ mg_rec *mg_emit_mem(mg_warp *w, int type, int site, int ti, uint32_t width)
 
 void mg_emit_put(mg_warp *w)
 {
+    w->r.mask[0] &= w->only[0];
+    w->r.mask[1] &= w->only[1];
     if (!w->r.mask[0] && !w->r.mask[1]) return;
     mg_trace_wg_put(w->out, &w->r);
 }
@@ -215,6 +218,8 @@ static mg_rec *aff_rec(mg_warp *w, int type, int site, int ti, uint32_t width,
     } else {
         mg_emit_all(w, r->mask);
     }
+    r->mask[0] &= w->only[0];
+    r->mask[1] &= w->only[1];
     return r->mask[0] || r->mask[1] ? r : NULL;
 }
 

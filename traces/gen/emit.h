@@ -49,6 +49,10 @@ typedef struct mg_warp {
     int64_t  bzb, b0, bn;                   /* mg_emit_aff_blocks: the blocks of lane 0
                                                and the last lane for blocks of bzb
                                                local z (bzb 0: not yet known) */
+    uint64_t only[2];                       /* lanes that may take part: every record
+                                               put is masked with it (every lane, but
+                                               while a fused kernel runs one sub-kernel's
+                                               body: that sub-kernel's lanes) */
     int64_t  lid[3][MG_TRACE_MAX_LANES];    /* local id of each lane */
     int64_t  gid[3][MG_TRACE_MAX_LANES];    /* global id of each lane */
     mg_rec   r;                             /* the record being built */
@@ -111,7 +115,8 @@ void mg_emit_set_lanewise(int on);
 /* Records mg_emit_aff() has put as forms (no per-lane work) on this thread. */
 uint64_t mg_emit_direct_count(void);
 
-/* Put the record built since mg_emit_mem(); a record with no active lane
+/* Put the record built since mg_emit_mem(), its lanes masked with
+ * w->only (as every record emitted here is); a record with no active lane
  * is dropped (the whole warp branched around it). */
 void mg_emit_put(mg_warp *w);
 

@@ -23,8 +23,8 @@
 
 #include "traces/trace.h"
 
-#define MG_MAX_TENSORS 8
-#define MG_MAX_ARGS    16
+#define MG_MAX_TENSORS 12     /* fuse: three sub-kernels of up to 4 tensors */
+#define MG_MAX_ARGS    24
 
 typedef enum { MG_DT_F32, MG_DT_F16, MG_DT_I32 } mg_dtype;
 typedef enum { MG_TENSOR_IN, MG_TENSOR_OUT } mg_tensor_role;

@@ -24,7 +24,9 @@
 #include "traces/trace.h"
 #include "base/diag.h"
 
-typedef enum { MG_K_INT, MG_K_ENUM, MG_K_PAIR, MG_K_TRIPLE, MG_K_FLOAT, MG_K_LIST } mg_ktype;
+struct mg_warp;
+
+typedef enum { MG_K_INT, MG_K_ENUM, MG_K_PAIR, MG_K_TRIPLE, MG_K_FLOAT, MG_K_LIST, MG_K_TEXT } mg_ktype;
 
 /* One schedule key: name, type, where it lives in mg_schedule, range,
  * default (text as it would be written after '='), enum names, help. */
@@ -32,7 +34,8 @@ typedef struct mg_key {
     const char *name;
     mg_ktype    type;
     size_t      off;
-    int64_t     min, max;       /* INT: the value's range; PAIR, TRIPLE, LIST: each value's */
+    int64_t     min, max;       /* INT: the value's range; PAIR, TRIPLE, LIST: each value's;
+                                   TEXT: max is the buffer's size in bytes */
     const char *def;
     const char *const *names;   /* ENUM: the values, NULL-terminated */
     const char *help;
@@ -55,6 +58,12 @@ typedef struct mg_key {
 #define MG_KEY_INTS(name_, type_, member, lo, hi, def_, help_)                            \
     {.name = name_, .type = type_, .off = offsetof(mg_schedule, member), .min = lo,        \
      .max = hi, .def = def_, .help = help_}
+/* TEXT: a string of up to sizeof member - 1 bytes, blanks written as ':'
+ * (so a value is one word of a schedule line): a fused operator's
+ * sub-schedule, "pool:H=8:W=8". */
+#define MG_KEY_TEXT(name_, member, def_, help_)                                           \
+    {.name = name_, .type = MG_K_TEXT, .off = offsetof(mg_schedule, member),               \
+     .max = sizeof(((mg_schedule *)0)->member), .def = def_, .help = help_}
 #define MG_KEY_END {.name = NULL}
 
 /* An operator.  Every `const mg_op mg_op_NAME` is written with designated
@@ -98,6 +107,13 @@ typedef struct mg_op {
      * only in them time the same in the model, and a sweep simulates one
      * of them (sim/search/memo.h; checked by tests/unit/test_sweep.c). */
     const char *trace_inert;
+    /* warp_body: the body trace_wg runs once per warp through mg_emit_wg
+     * (ctx: the schedule), for an operator that can be a sub-kernel of
+     * `fuse` (traces/ops/fuse.c): a 1D launch whose items read only
+     * get_global_id(0), with no local memory, barrier or group ids, and a
+     * body that takes its lane-by-lane path when w->lanewise is set.
+     * NULL: not fusable. */
+    void (*warp_body)(struct mg_warp *w, const void *ctx);
     /* packed_w: 1 when layout_w=packed is a layout of this operator (the
      * weights in its items' reading order); 0: refused by the parser. */
     int packed_w;

@@ -24,6 +24,8 @@
     X(ticket)         \
     X(vload)          \
     X(mlp)            \
-    X(pool)
+    X(pool)           \
+    X(convpool)       \
+    X(fuse)
 
 #endif

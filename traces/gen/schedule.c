@@ -118,6 +118,28 @@ static int parse_float(const mg_key *k, const char *v, void *dst, const char *wh
     return 0;
 }
 
+/* TEXT: v with each run of blanks or ':' written as one ':' (none at
+ * either end), so that the value is one word of a schedule line. */
+static int parse_text(const mg_key *k, const char *v, void *dst, const char *where, mg_diag *d)
+{
+    char buf[MG_SCHED_SUB_LEN * 2];
+    size_t n = 0;
+    for (const char *p = v; *p && n < sizeof buf - 1; p++) {
+        int sep = *p == ' ' || *p == '\t' || *p == '\n' || *p == ':';
+        if (sep && (n == 0 || buf[n - 1] == ':')) continue;
+        buf[n++] = sep ? ':' : *p;
+    }
+    if (n && buf[n - 1] == ':') n--;
+    if (n >= (size_t)k->max || strlen(v) >= sizeof buf - 1) {
+        mg_diag_error(d, "%s: %s=%s: longer than %lld characters", where, k->name, v,
+                      (long long)k->max - 1);
+        return -1;
+    }
+    memcpy(dst, buf, n);
+    ((char *)dst)[n] = '\0';
+    return 0;
+}
+
 /* ENUM: the index of v among k->names, stored as an int. */
 static int parse_enum(const mg_key *k, const char *v, void *dst, const char *where, mg_diag *d)
 {
@@ -199,6 +221,7 @@ static int set_key(mg_schedule *s, const mg_key *k, const char *v, const char *w
     case MG_K_PAIR:
     case MG_K_TRIPLE:
     case MG_K_LIST: return parse_ints(k, v, dst, where, d);
+    case MG_K_TEXT: return parse_text(k, v, dst, where, d);
     }
     return -1;
 }
@@ -400,6 +423,7 @@ static void key_text(const mg_schedule *s, const mg_key *k, char *buf, size_t le
         snprintf(buf, len, "%lld,%lld,%lld", (long long)v[0], (long long)v[1],
                  (long long)v[2]);
         break;
+    case MG_K_TEXT: snprintf(buf, len, "%s", base); break;
     case MG_K_LIST: {
         buf[0] = '\0';
         for (int64_t i = 0; i < v[0]; i++) {
@@ -420,7 +444,7 @@ char *mg_schedule_format(const mg_schedule *s, char *buf, size_t len)
             const mg_key *k = pass == 0 ? &op->keys[i] : &mg_common_keys[i];
             if (pass == 1 && (!op_accepts(op, k->name) || !strcmp(k->name, "layout")))
                 continue;
-            char v[160];
+            char v[MG_SCHED_SUB_LEN];
             key_text(s, k, v, sizeof v);
             if (n < len) n += (size_t)snprintf(buf + n, len - n, " %s=%s", k->name, v);
         }
@@ -444,7 +468,7 @@ cJSON *mg_schedule_to_json(const mg_schedule *s)
             else if (k->type == MG_K_FLOAT)
                 cJSON_AddNumberToObject(o, k->name, *(const double *)base);
             else {
-                char v[160];
+                char v[MG_SCHED_SUB_LEN];
                 key_text(s, k, v, sizeof v);
                 cJSON_AddStringToObject(o, k->name, v);
             }
@@ -470,6 +494,7 @@ static void print_key(const mg_key *k, FILE *f)
         }
         break;
     case MG_K_FLOAT: snprintf(range, sizeof range, "number"); break;
+    case MG_K_TEXT: snprintf(range, sizeof range, "text"); break;
     default:
         snprintf(range, sizeof range, "%lld..%lld", (long long)k->min, (long long)k->max);
     }

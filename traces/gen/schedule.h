@@ -32,6 +32,8 @@ typedef enum { MG_MEM_IMAGE, MG_MEM_BUFFER, MG_MEM_LOCAL, MG_MEM_CONSTANT } mg_m
 enum { MG_ROLE_IN, MG_ROLE_W, MG_ROLE_OUT, MG_ROLE_COUNT };
 
 #define MG_SCHED_MAX_STRIDES 8
+#define MG_SCHED_MAX_SUBS    3      /* sub-schedules of a fused operator */
+#define MG_SCHED_SUB_LEN     240    /* bytes of one, with its NUL */
 
 typedef struct mg_schedule {
     const struct mg_op *op;
@@ -60,6 +62,10 @@ typedef struct mg_schedule {
     int64_t seed;                     /* input data */
     double  scalar;                   /* eltwise: the added constant */
     int     mode;                     /* pool: max or avg (an operator's own enum) */
+    int     act;                      /* convpool: the activation (its own enum) */
+    int64_t pk, ps, norm;             /* convpool: pooling window, its stride, scale+shift */
+    char    sub[MG_SCHED_MAX_SUBS][MG_SCHED_SUB_LEN];  /* fuse: sub-schedules a, b, c
+                                                          ("" none), words joined by ':' */
 
     unsigned char set[64];            /* keys given explicitly, by key index */
 } mg_schedule;

@@ -218,4 +218,5 @@ const mg_op mg_op_eltwise = {
     .emit_cl = emit_cl,
     .trace_wg = trace_wg,
     .reference = reference,
+    .warp_body = trace_body,
 };
