@@ -319,6 +319,34 @@ static void buffers(cal_ctx *c, double l2inc_img)
     }
 }
 
+/* local.bandwidth from the local curve: its peak, or, where the base
+ * config broadcasts small reads (local.broadcast_bytes > 0), its largest
+ * footprint's rate (every lane on its own data), the peak going to
+ * local.broadcast_bandwidth. */
+static void local_bandwidths(cal_ctx *c)
+{
+    char r[MG_REF_MAX];
+    double v, big;
+    if (pnum(c, "bw_local", "peak_gbps", &v)) return;
+    if (!strcmp(cal_text(c, "local.kind"), "system")) {
+        cal_note(c, "bw_local.peak_gbps = %g: not used (local.kind is system: local memory "
+                 "takes the buffer path)", v);
+        return;
+    }
+    if (cal_value(c, "local.broadcast_bytes") > 0 &&
+        !pnum(c, "bw_local", "largest_footprint_gbps", &big)) {
+        cal_put_unit(c, "local.broadcast_bandwidth", v * 1e9, "measured",
+                     ref(c, r, sizeof r, "bw_local.peak_gbps (reads of few distinct "
+                         "addresses, broadcast)"));
+        cal_put_unit(c, "local.bandwidth", big * 1e9, "measured",
+                     ref(c, r, sizeof r, "bw_local.largest_footprint_gbps (local.broadcast_bytes "
+                         "> 0: the peak is the broadcast path's)"));
+        return;
+    }
+    cal_put_unit(c, "local.bandwidth", v * 1e9, "measured",
+                 ref(c, r, sizeof r, "bw_local.peak_gbps"));
+}
+
 static void bandwidths(cal_ctx *c)
 {
     char r[MG_REF_MAX];
@@ -333,14 +361,7 @@ static void bandwidths(cal_ctx *c)
     if (!pnum(c, "bw_constant", "peak_gbps", &v))
         cal_put_unit(c, "constant.bandwidth", v * 1e9, "measured",
                      ref(c, r, sizeof r, "bw_constant.peak_gbps"));
-    if (!pnum(c, "bw_local", "peak_gbps", &v)) {
-        if (!strcmp(cal_text(c, "local.kind"), "system"))
-            cal_note(c, "bw_local.peak_gbps = %g: not used (local.kind is system: local memory "
-                     "takes the buffer path)", v);
-        else
-            cal_put_unit(c, "local.bandwidth", v * 1e9, "measured",
-                         ref(c, r, sizeof r, "bw_local.peak_gbps"));
-    }
+    local_bandwidths(c);
 }
 
 /* ---- load issue -------------------------------------------------------------------- */

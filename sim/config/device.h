@@ -133,6 +133,9 @@ typedef struct mg_device {
     int     local_kind;             /* mg_local_kind */
     int64_t local_size;             /* bytes per work group */
     double  local_bandwidth;        /* on-chip only */
+    int64_t local_broadcast_bytes;  /* a read of at most these distinct bytes is
+                                       broadcast (0: off); on-chip only */
+    double  local_broadcast_bandwidth; /* rate of a broadcast read; on-chip only */
     int64_t local_latency_cycles;   /* on-chip only */
 
     /* constant memory */

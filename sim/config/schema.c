@@ -179,6 +179,14 @@ const mg_field mg_schema[] = {
      "local memory per work group (CL_DEVICE_LOCAL_MEM_SIZE)"},
     {"local.bandwidth", MG_T_BW, OFF(local_bandwidth), 0, 1e6, 1e15, NULL, NULL,
      "local.kind=onchip", "bytes/s", "on-chip local memory bandwidth, whole device"},
+    {"local.broadcast_bytes", MG_T_INT, OFF(local_broadcast_bytes), 0, 0, 1048576, "0", NULL,
+     "local.kind=onchip", "bytes", "a warp's local-memory read whose lanes touch at most this "
+     "many distinct bytes (distinct addresses x width) is read once and broadcast to the "
+     "lanes, at local.broadcast_bandwidth; other accesses go at local.bandwidth; 0 = no "
+     "broadcast path"},
+    {"local.broadcast_bandwidth", MG_T_BW, OFF(local_broadcast_bandwidth), 0, 1e6, 1e15,
+     "=local.bandwidth", NULL, "local.kind=onchip", "bytes/s",
+     "lane bytes per second of a broadcast local read (local.broadcast_bytes), whole device"},
     {"local.latency_cycles", MG_T_INT, OFF(local_latency_cycles), 0, 1, 100000, NULL, NULL,
      "local.kind=onchip", "cycles", "on-chip local memory latency"},
 

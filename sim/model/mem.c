@@ -244,16 +244,38 @@ static inline mem_route route_of(const mg_device *dev, int type)
 }
 
 /* An access to a pipe with a fixed latency and no cache (on-chip local or
- * constant memory): `bytes` on pipe bw at cycle t, counted at level lv.
- * Returns the completion cycle. */
+ * constant memory): `bytes` counted at level lv, holding pipe bw at cycle t
+ * for `busy` bytes' time.  Returns the completion cycle. */
 __attribute__((always_inline))
-static inline double flat_path(mg_sim *s, int lv, mg_pipe *bw, double bytes, double latency,
-                               double t)
+static inline double flat_path(mg_sim *s, int lv, mg_pipe *bw, double bytes, double busy,
+                               double latency, double t)
 {
-    double start = mg_pipe_take(bw, t, bytes);
+    double start = mg_pipe_take(bw, t, busy);
     s->st->lv[lv].accesses++;
     s->st->lv[lv].bytes += bytes;
-    return start + bytes / bw->per_cycle + latency;
+    return start + busy / bw->per_cycle + latency;
+}
+
+/* The bytes' time a local access of `bytes` holds the local pipe for.  The
+ * pipe runs at the faster of local.bandwidth and local.broadcast_bandwidth
+ * (mg_mem_pipe_rate); a read whose listed lanes ln[0 .. nl) touch at most
+ * local.broadcast_bytes distinct bytes (distinct addresses x width) goes
+ * at local.broadcast_bandwidth, any other access at local.bandwidth: its
+ * bytes scaled by the ratio of the pipe's rate to its own. */
+static double local_busy(const mg_device *dev, const mg_rec *r, const uint8_t *ln, uint32_t nl,
+                         double bytes)
+{
+    double rate = dev->local_bandwidth;
+    double fast = maxd(rate, dev->local_broadcast_bandwidth);
+    if (dev->local_broadcast_bytes > 0 && r->type == MG_REC_LOCAL_LOAD) {
+        uint64_t a[MAX_IDS];
+        uint32_t n = 0;
+        for (uint32_t k = 0; k < nl && n < MAX_IDS; k++) a[n++] = (uint64_t)r->a[ln[k]];
+        n = uniq(a, n);
+        if ((double)n * r->width <= (double)dev->local_broadcast_bytes)
+            rate = dev->local_broadcast_bandwidth;
+    }
+    return rate >= fast ? bytes : bytes * (fast / rate);
 }
 
 /* A texture read: the distinct L1 tiles of the listed lanes, each with its
@@ -376,9 +398,11 @@ double mg_mem_access(mg_sim *s, int sp, uint32_t pi, const mg_rec *r, const uint
     case ROUTE_TEX: return tex_read(s, p, q, r, ln, nl, bytes, t);
     case ROUTE_IMG_WRITE: return img_write(s, r, ln, nl, bytes, t);
     case ROUTE_LOCAL:
-        return flat_path(s, MG_LV_LOCAL, &q->lmem, bytes, (double)dev->local_latency_cycles, t);
+        return flat_path(s, MG_LV_LOCAL, &q->lmem, bytes, local_busy(dev, r, ln, nl, bytes),
+                         (double)dev->local_latency_cycles, t);
     case ROUTE_CONST:
-        return flat_path(s, MG_LV_CONST, &q->cmem, bytes, (double)dev->const_latency_cycles, t);
+        return flat_path(s, MG_LV_CONST, &q->cmem, bytes, bytes,
+                         (double)dev->const_latency_cycles, t);
     case ROUTE_BUF_L1_LOAD:
     case ROUTE_BUF_L1_STORE:
     case ROUTE_BUF_L2: return buf_access(s, sp, q, route, r, ln, nl, act, bytes, t);
@@ -412,7 +436,9 @@ double mg_mem_pipe_rate(const mg_device *dev, int p)
     switch (p) {       /* as mg_mem_init sets the pipes' per_cycle */
     case MG_BP_TEX: return dev->tex_l1.bandwidth / clk / nsp;
     case MG_BP_BUF: return dev->buffer_path == MG_BUF_VIA_L1 ? dev->buf_l1.bandwidth / clk / nsp : 0;
-    case MG_BP_LMEM: return dev->local_kind == MG_LOCAL_ONCHIP ? dev->local_bandwidth / clk / nsp : 0;
+    case MG_BP_LMEM:         /* the faster of the two local rates (local_busy) */
+        return dev->local_kind == MG_LOCAL_ONCHIP
+                   ? maxd(dev->local_bandwidth, dev->local_broadcast_bandwidth) / clk / nsp : 0;
     case MG_BP_CMEM: return dev->const_bandwidth / clk / nsp;
     case MG_BP_L2: return dev->l2.bandwidth / clk;
     default: return 0;

@@ -13,7 +13,9 @@
  * one load per pass); up to 64 W every group reads the same N vectors, W
  * readers of N / W each (readers = W); past that the groups stream
  * disjoint blocks (readers = the launch).  Local memory: a group's own
- * array of N vectors, read by groups of min(W, N) items.  Footprints
+ * array of N vectors, read by groups of W items the same way: up to W
+ * vectors item l reads vector l % N (readers = N), past that W readers of
+ * N / W vectors each.  Footprints
  * 16 B x 2^k: buffers and images below 128 MiB (ArchProbe's RANGE),
  * local and constant memory below their sizes.
  *
@@ -46,9 +48,8 @@ static int ap_plan(const mg_vp *v, int mem, int64_t fp, char *fmt, size_t len, d
     if (N < 1 || W < 1) return -1;
     int64_t wg = W, readers, S;
     if (mem == MG_PMEM_LOCAL) {
-        wg = N < W ? N : W;
-        readers = 0;
-        S = N / wg;
+        readers = N < W ? N : W;
+        S = N / readers;
     } else if (N <= W) {
         readers = N, S = 1;
     } else if (N <= AP_LOADS * W) {

@@ -2,10 +2,12 @@
 # tests/archprobe/run.sh MGSIM - the adreno640 model against ArchProbe's
 # Pixel 4 curves (mk/compare_archprobe.sh into a temporary folder): each
 # curve's mean per-point error must stay within its stated tolerance, the
-# image knee on the phone's, and the output must equal the committed
-# configs/measured/pixel4/ (deterministic).  Tolerances: today's figures
-# plus a margin (configs/measured/pixel4/README.md says what blocks the
-# issue's 15 % aim on buffer, local and constant memory).
+# image and local knees on the phone's, and the output must equal the
+# committed configs/measured/pixel4/ (deterministic).  Tolerances: today's
+# figures (image 2.84, buffer 30.70, constant 43.23, local 1.37, chases
+# 5.38 and 4.22 %) plus about a point, so a curve that regresses by more
+# fails (configs/measured/pixel4/README.md says what blocks the issue's
+# 15 % aim on buffer and constant memory).
 set -u
 MGSIM=$1
 tmp=$(mktemp -d) || exit 2
@@ -21,20 +23,22 @@ while read -r curve tol; do
         fail=$((fail+1))
     fi
 done <<'TOL'
-bw_image 5
-bw_buffer 35
-bw_constant 45
-bw_local 45
-cache_buffer 8
-cache_image 8
+bw_image 3.5
+bw_buffer 31.5
+bw_constant 44
+bw_local 2.5
+cache_buffer 6
+cache_image 5
 TOL
 awk '$1 == "bw_image" && $6 == 1024 && $7 == 1024 {ok=1} END {exit !ok}' "$tmp/compare.txt" ||
     { echo "archprobe: bw_image knee not at the phone's 1 KiB"; fail=$((fail+1)); }
+awk '$1 == "bw_local" && $6 == 64 && $7 == 64 {ok=1} END {exit !ok}' "$tmp/compare.txt" ||
+    { echo "archprobe: bw_local knee not at the phone's 64 B"; fail=$((fail+1)); }
 for f in compare.txt compare.json calibrated.json calibrate.txt import.txt vprobe.txt; do
     cmp -s "$tmp/$f" "configs/measured/pixel4/$f" ||
         { echo "archprobe: $f differs from configs/measured/pixel4/$f"; fail=$((fail+1)); }
 done
-# 13 checks: 6 curves' tolerances, the image knee, 6 output files
-[ $fail -eq 0 ] && echo "archprobe: 6 curves within tolerance, knee, outputs as committed"
-echo "archprobe: $((13 - fail)) passed, $fail failed"
+# 14 checks: 6 curves' tolerances, the image and local knees, 6 output files
+[ $fail -eq 0 ] && echo "archprobe: 6 curves within tolerance, knees, outputs as committed"
+echo "archprobe: $((14 - fail)) passed, $fail failed"
 [ $fail -eq 0 ]

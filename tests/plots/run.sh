@@ -103,7 +103,8 @@ has roofline meta.gp "input = 'run-conv1x1-image.json and 2 more'" "the title na
 data roofline-config roofline --config $A $D/run-conv1x1-image.json
 has roofline-config meta.gp "lvname4 = 'l2'" "l2 is the 4th ceiling"
 has roofline-config meta.gp "lvdt4 = 2" "l2 (96 GB/s) is dashed over constant (95 GB/s)"
-has roofline-config meta.gp "lvdt3 = 1" "constant is solid"
+has roofline-config meta.gp "lvdt3 = 2" "constant (95 GB/s) is dashed under local (103.1 GB/s)"
+has roofline-config meta.gp "lvdt2 = 1" "local is solid"
 data chase-model chase "$tmp/vprofile.json"
 has chase-model meta.gp "vltag1 = 'L2'" "adreno640's buffers go straight to the L2"
 has chase-model meta.gp "clabel1 = 'buffer (global memory); profile: L2 128 KiB'" "the key"

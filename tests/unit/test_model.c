@@ -505,6 +505,36 @@ static void test_barrier_rejection(void)
     free(dev);
 }
 
+/* local.broadcast_bytes: a warp's local read of at most that many distinct
+ * bytes goes at local.broadcast_bandwidth, others at local.bandwidth
+ * (adreno640: 64 B, 145.8 against 103.1 GB/s, ArchProbe's local curve).
+ * 4 distinct float4 vectors per warp (64 B) are broadcast, 8 (128 B) are
+ * not: the same lane bytes take 145.8 / 103.1 = 1.41x the cycles, within
+ * 10% (the copy and the launch add a little); without the broadcast path
+ * (broadcast_bytes 0) both go at local.bandwidth (within 2%). */
+static void test_local_broadcast(void)
+{
+    mg_device *dev = load_dev("adreno640");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dev);
+    const char *four = "bandwidth mem=local footprint=64 readers=4 items=4096 wg=1024 vec=4 "
+                       "iters=128";
+    const char *eight = "bandwidth mem=local footprint=128 readers=8 items=4096 wg=1024 vec=4 "
+                        "iters=128";
+    mg_sim_stats b4 = sim(dev, four), b8 = sim(dev, eight);
+    dev->local_broadcast_bytes = 0;
+    mg_sim_stats n4 = sim(dev, four), n8 = sim(dev, eight);
+    CU_ASSERT_TRUE(b4.cycles > 0 && b8.cycles > 0 && n4.cycles > 0 && n8.cycles > 0);
+    /* the same lane bytes but the copies' 64 B per group */
+    CU_ASSERT_DOUBLE_EQUAL(b8.lv[MG_LV_LOCAL].bytes - b4.lv[MG_LV_LOCAL].bytes, 4 * 64, 0.5);
+    double ratio = b8.cycles / b4.cycles, want = 145.8 / 103.1;
+    CU_ASSERT_TRUE(ratio > 0.9 * want && ratio < 1.1 * want);
+    CU_ASSERT_DOUBLE_EQUAL(n8.cycles / n4.cycles, 1.0, 0.02);
+    CU_ASSERT_DOUBLE_EQUAL(n4.cycles, b8.cycles, 0.02 * b8.cycles);
+    fprintf(stderr, "  local broadcast: 64 B %.0f, 128 B %.0f cycles (%.3fx, rates %.3fx); "
+            "without: %.0f, %.0f\n", b4.cycles, b8.cycles, ratio, want, n4.cycles, n8.cycles);
+    free(dev);
+}
+
 /* buffer.vload = elements issues a vload_half2 as two 2-byte loads: twice
  * the load/store cache lookups of vector, the same bytes; an fp32 vload2
  * is two 4-byte loads either way at max_load_bytes 4. */
@@ -634,6 +664,7 @@ int add_model_suite(void)
         !CU_add_test(s, "deterministic", test_deterministic) ||
         !CU_add_test(s, "barrier_rejection", test_barrier_rejection) ||
         !CU_add_test(s, "vload_elements", test_vload_elements) ||
+        !CU_add_test(s, "local_broadcast", test_local_broadcast) ||
         !CU_add_test(s, "partitions", test_partitions) ||
         !CU_add_test(s, "miss_cap", test_miss_cap) ||
         !CU_add_test(s, "track_fills", test_track_fills))

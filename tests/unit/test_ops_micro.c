@@ -314,6 +314,12 @@ static void test_features(void)
         CU_ASSERT_EQUAL(g->k.f.loop_iters, 2 * 8192 / 16 / 64);
         release(g);
     }
+    g = prepare("bandwidth mem=local footprint=128 readers=8 items=128 wg=64 vec=4 iters=2");
+    if (g) {          /* 8 readers of one float4 each: item l reads as l % 8 */
+        CU_ASSERT_EQUAL(g->k.f.local_bytes, 128);
+        CU_ASSERT_EQUAL(g->k.f.loop_iters, 2);
+        release(g);
+    }
     g = prepare("bandwidth mem=image pattern=block4 footprint=65536 items=4 wg=4");
     if (g) {          /* 1024 texels per item: 256-wide strips of 4 rows */
         CU_ASSERT_EQUAL(mg_tensor_img_width(&g->k.t[0]), 256);
@@ -362,6 +368,8 @@ static void test_rejections(void)
     ops_expect_reject("bandwidth mem=image vec=2", "a texel holds 4 channels");
     ops_expect_reject("bandwidth items=100", "items=100 is not a multiple of wg=64");
     ops_expect_reject("bandwidth mem=local storage=fp16", "storage must be fp32");
+    ops_expect_reject("bandwidth mem=local footprint=1024 readers=3 items=64",
+                  "readers=3 with mem=local: a divisor of wg=64");
     ops_expect_reject("bandwidth mem=image pattern=block8 footprint=4096 items=64",
                   "do not fill whole rows");
     ops_expect_reject("bandwidth mem=image pattern=column footprint=8388608 items=32768",

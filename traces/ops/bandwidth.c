@@ -8,10 +8,13 @@
  * memory, one texel (4 channels) for images (vec must be 4).  NC chunks
  * are read by T items, S = NC / T chunks per item per pass, `iters`
  * passes.  T is the launch (`items`) for image, buffer and constant
- * memory; for local memory the footprint is per work group (a local
- * array), T = the work-group size, and each group first copies the array
- * from a global buffer Src (item l copies chunks k*T + l, k < S), then
- * waits at a barrier.
+ * memory, or `readers` (item g reads as reader g % readers); for local
+ * memory the footprint is per work group (a local array), T = the
+ * work-group size or `readers` (a divisor of it: item l reads as reader
+ * l % readers, so groups of items read the same chunks, as ArchProbe's
+ * local-memory kernel does), and each group's first T items copy the
+ * array from a global buffer Src (item l copies chunks k*T + l, k < S),
+ * then the group waits at a barrier.
  *
  * Item t's s-th chunk of a pass (pattern):
  *   buffer/local/constant
@@ -68,7 +71,8 @@ static const mg_key keys[] = {
     MG_KEY_INT("iters", iters, 1, (int64_t)1 << 16, "2", "passes over the footprint"),
     MG_KEY_INT("readers", readers, 0, (int64_t)1 << 20, "0",
                "item g reads as reader g % readers (0: as many readers as items; fewer readers "
-               "than items: groups of items read the same data, P5/P7)"),
+               "than items: groups of items read the same data, P5/P7; mem=local: local item "
+               "l as reader l % readers, a divisor of wg, 0: wg)"),
     MG_KEY_END,
 };
 
@@ -92,7 +96,7 @@ static void geom(const mg_schedule *s, bw_geom *g)
     g->vec = g->img ? 4 : s->vec;
     g->chunk = g->vec * g->eb;
     g->NC = s->footprint / g->chunk;
-    g->T = g->local ? s->wg[0] : s->readers ? s->readers : s->items;
+    g->T = s->readers ? s->readers : g->local ? s->wg[0] : s->items;
     g->S = g->NC / g->T;
     g->N = s->pattern == MG_PAT_BLOCK2 ? 2 : s->pattern == MG_PAT_BLOCK4 ? 4
            : s->pattern == MG_PAT_BLOCK8 ? 8 : 1;
@@ -122,10 +126,13 @@ static int check(const mg_schedule *s, const char *where, mg_diag *d)
     geom(s, &g);
     if (s->wg[1] != 1 || s->wg[2] != 1)
         mg_diag_error(d, "%s: bandwidth: the launch is 1D: wg must be X,1,1", where);
-    if (s->readers > s->items || (g.local && s->readers))
-        mg_diag_error(d, "%s: bandwidth: readers=%lld: at most items=%lld, and not with "
-                      "mem=local (a work group's items are its readers)", where,
+    if (s->readers > s->items)
+        mg_diag_error(d, "%s: bandwidth: readers=%lld: at most items=%lld", where,
                       (long long)s->readers, (long long)s->items);
+    else if (g.local && s->readers && s->wg[0] % s->readers)
+        mg_diag_error(d, "%s: bandwidth: readers=%lld with mem=local: a divisor of wg=%lld "
+                      "(a work group's items read as reader l %% readers)", where,
+                      (long long)s->readers, (long long)s->wg[0]);
     if (s->items % s->wg[0])
         mg_diag_error(d, "%s: bandwidth: items=%lld is not a multiple of wg=%lld (every item "
                       "reads its share)", where, (long long)s->items, (long long)s->wg[0]);
@@ -229,14 +236,18 @@ static void emit_cl(const mg_schedule *s, const mg_kernel *k, mg_sb *o)
     const char *vt = mg_cl_vtype(0, vec);
     long long S = g.S, T = g.T, V = g.vec;
     mg_cl_signature(k, o);
-    if (g.local)
+    int shared = g.local && T < s->wg[0];   /* local readers: groups of items per reader */
+    if (shared)
+        mg_sb_printf(o, "    const int g = get_global_id(0), l = get_local_id(0), t = l %% %lld;\n",
+                     T);
+    else if (g.local)
         mg_sb_puts(o, "    const int g = get_global_id(0), t = get_local_id(0);\n");
     else
         mg_sb_printf(o, "    const int g = get_global_id(0), t = g %% %lld;\n", T);
     if (g.local) {
-        mg_sb_printf(o, "    for (int k = 0; k < %lld; k++) {\n"
+        mg_sb_printf(o, "    for (int k = 0; k < %lld%s; k++) {\n"
                         "        const int e = (k * %lld + t) * %lld;\n        const %s v = ",
-                     S, T, V, vt);
+                     S, shared ? " && l == t" : "", T, V, vt);
         mg_cl_ld(o, k, TSRC, SITE_CP_LD, "e", vec, 0);
         mg_sb_puts(o, ";\n        ");
         mg_cl_stl(o, SITE_CP_ST, "lm", "e", vec, "v");
@@ -309,7 +320,7 @@ static void trace_body(mg_warp *w, const void *ctx)
                 mg_emit_mem(w, pass ? MG_REC_LOCAL_STORE : MG_REC_BUF_LOAD,
                             pass ? SITE_CP_ST : SITE_CP_LD, pass ? -1 : TSRC, width);
                 for (uint32_t l = 0; l < w->lanes; l++)
-                    mg_emit_lane(w, l, (c * g.T + t[l]) * g.chunk, 0);
+                    if (t[l] < g.T) mg_emit_lane(w, l, (c * g.T + t[l]) * g.chunk, 0);
                 mg_emit_put(w);
             }
         }
@@ -331,7 +342,7 @@ static void trace_body(mg_warp *w, const void *ctx)
                 mg_emit_mem(w, type, SITE_LOAD, g.local ? -1 : TSRC, width);
                 for (uint32_t l = 0; l < w->lanes; l++) {
                     int64_t x, y;
-                    chunk_at(s, &g, g.local ? t[l] : t[l] % g.T, i, &x, &y);
+                    chunk_at(s, &g, t[l] % g.T, i, &x, &y);
                     if (g.img) mg_emit_lane(w, l, x, y);
                     else mg_emit_lane(w, l, x * g.chunk, 0);
                 }
@@ -360,7 +371,7 @@ static void reference(const mg_schedule *s, const mg_kernel *k, mg_host *h)
     geom(s, &g);
     const float *src = h->f[TSRC];
     for (int64_t it = 0; it < s->items; it++) {
-        int64_t t = g.local ? it % s->wg[0] : it % g.T;
+        int64_t t = (g.local ? it % s->wg[0] : it) % g.T;
         float acc[8] = {0};
         for (int64_t p = 0; p < s->iters; p++)
             for (int64_t i = 0; i < g.S; i++) {
