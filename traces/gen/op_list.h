@@ -24,6 +24,9 @@
     X(ticket)         \
     X(vload)          \
     X(mlp)            \
-    X(pool)
+    X(pool)           \
+    X(add)            \
+    X(act)            \
+    X(concat)
 
 #endif

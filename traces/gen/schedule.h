@@ -59,6 +59,9 @@ typedef struct mg_schedule {
     int64_t seed;                     /* input data */
     double  scalar;                   /* eltwise: the added constant */
     int     mode;                     /* pool: max or avg (an operator's own enum) */
+    int     act;                      /* add, act, conv2d: the activation (mg_act) */
+    int64_t bias;                     /* conv2d: 1 adds a per-channel bias before act */
+    int64_t nparts, parts[MG_SCHED_MAX_STRIDES];   /* concat: the inputs' channels */
 
     unsigned char set[64];            /* keys given explicitly, by key index */
 } mg_schedule;
