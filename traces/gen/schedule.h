@@ -84,10 +84,12 @@ int mg_schedule_parse_line(const char *line, const char *extra, mg_schedule *s, 
 int mg_schedule_from_json(const cJSON *j, const char *where, mg_schedule *s, mg_diag *d);
 
 /* Canonical text: "op key=value ..." for every key of the op, in table
- * order.  Parsing it back gives the same schedule.  Returns buf. */
+ * order, but a quiet key (mg_key.quiet) at its default.  Parsing it back
+ * gives the same schedule.  Returns buf. */
 char *mg_schedule_format(const mg_schedule *s, char *buf, size_t len);
 
-/* The schedule as a JSON object (the same keys). */
+/* The schedule as a JSON object (the same keys, quiet ones at their
+ * defaults left out). */
 cJSON *mg_schedule_to_json(const mg_schedule *s);
 
 /* Was key `name` given explicitly (not defaulted)? */
