@@ -55,8 +55,9 @@ static int check(const mg_schedule *s, const char *where, mg_diag *d)
     int any_image = s->layout[MG_ROLE_IN] == MG_LAYOUT_IMAGE ||
                     s->layout[MG_ROLE_OUT] == MG_LAYOUT_IMAGE;
     if (s->nparts < 2 || s->nparts > MAX_IN)
-        mg_diag_error(d, "%s: concat: C has %lld values: it joins 2 to %d inputs", where,
-                      (long long)s->nparts, MAX_IN);
+        mg_diag_error(d, "%s: concat: C lists the channels of %lld input%s: concat joins 2 to "
+                      "%d inputs", where, (long long)s->nparts, s->nparts == 1 ? "" : "s",
+                      MAX_IN);
     if (s->vec != 1 && s->vec != 2 && s->vec != 4 && s->vec != 8)
         mg_diag_error(d, "%s: concat: vec=%lld: a vector load is 1, 2, 4 or 8 wide", where,
                       (long long)s->vec);
