@@ -83,9 +83,9 @@ static void plan(const mg_schedule *s, mg_kernel *k)
 {
     snprintf(k->name, sizeof k->name, "concat");
     int dt = mg_plan_dtype(s);
-    for (int64_t i = 0; i < s->nparts; i++) {
+    for (int i = 0; i < (int)s->nparts; i++) {
         char name[16];
-        snprintf(name, sizeof name, "X%lld", (long long)i);
+        snprintf(name, sizeof name, "X%d", i);
         mg_plan_arg_tensor(k, mg_plan_tensor(k, name, MG_TENSOR_IN, mg_plan_layout(s, MG_ROLE_IN),
                                              dt, 4, MG_INIT_RANDOM, 1, s->H, s->W, s->parts[i]));
     }
