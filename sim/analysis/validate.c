@@ -93,17 +93,24 @@ static int split_words(char *text, char **w, char *warp, size_t warplen, int64_t
     return n;
 }
 
+/* Is the word at w ("key=value") one of the operator's own keys? */
+static int own_key(const mg_op *op, const char *w)
+{
+    size_t n = strcspn(w, "=");
+    for (const mg_key *k = op->keys; k && k->name; k++)
+        if (strlen(k->name) == n && !strncmp(k->name, w, n)) return 1;
+    return 0;
+}
+
 /* The group of a schedule: the operator and its own (shape) keys, as the
- * first words of the canonical text. */
+ * first words of the canonical text (a quiet key at its default is not
+ * there, so the words are matched by name, not counted). */
 static void group_of(const mg_schedule *s, char *out, size_t len)
 {
     char text[2048];
     mg_schedule_format(s, text, sizeof text);
-    size_t keys = 0;
-    for (const mg_key *k = s->op->keys; k && k->name; k++) keys++;
-    size_t words = 0, i = 0;
-    for (; text[i]; i++)
-        if (text[i] == ' ' && ++words > keys) break;
+    size_t i = strcspn(text, " ");
+    while (text[i] == ' ' && own_key(s->op, text + i + 1)) i += 1 + strcspn(text + i + 1, " ");
     snprintf(out, len, "%.*s", (int)i, text);
 }
 

@@ -38,6 +38,7 @@ int main(int argc, char **argv)
         add_net_suite,
         add_ops_pool_suite,
         add_ops_fuse_suite,
+        add_ops_net_suite,
         add_autotvm_suite,
     };
     if (CU_initialize_registry() != CUE_SUCCESS) return 2;

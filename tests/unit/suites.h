@@ -49,6 +49,7 @@ int add_cli_suite(void);
 int add_net_suite(void);
 int add_ops_pool_suite(void);
 int add_ops_fuse_suite(void);
+int add_ops_net_suite(void);
 int add_autotvm_suite(void);
 
 #endif

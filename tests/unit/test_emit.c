@@ -56,6 +56,10 @@ static const char *const lines[] = {
     "eltwise H=7 W=9 C=12 wg=32",
     "eltwise H=5 W=5 C=16 wg=16 pattern=column",
     "eltwise H=6 W=7 C=8 wg=16 layout=image",
+    "add H=5 W=7 C=12 act=relu wg=16 layout=buffer",
+    "act H=3 W=5 C=8 act=relu6 wg=8 layout=buffer vec=2",
+    "concat H=5 W=3 C=8,4 wg=16 layout=buffer",
+    "conv2d H=9 W=9 Cin=8 Cout=8 K=3 pad=1 tile=2x4 wg=2,8 bias=1 act=relu layout=buffer",
 };
 #define N_LINES (sizeof lines / sizeof lines[0])
 

@@ -46,7 +46,14 @@ static int ncases;
 /* What the model does not show through the probe's kernels (see the
  * report in sim/vprobe and configs/PROFILE.md): config name, key, why. */
 static const struct { const char *dev, *key, *why; } known[] = {
-    {NULL, NULL, NULL},                /* none left (the table stays for the next) */
+    /* 4 SPs: the warpsize sweep's 128 groups take 210 ns per iteration
+     * at 1-32 items but 156 at 64, so the first step (x1.66 at 64 -> 128)
+     * is bisected below 64 and read as 63; the register knee lands on
+     * 34020, not 96 x 181 = 17376.  adreno640.json with sp_count 4
+     * misreads the same way (63; 69632 for 70272): the probe's plan on 4
+     * cores, not this config's values. */
+    {"adreno540", "warp", "the warp probe on 4 SPs reads 63 (adreno640 at 4 SPs too)"},
+    {"adreno540", "pool", "the register knee on 4 SPs misses the pool (adreno640 at 4 SPs too)"},
 };
 
 static const char *known_why(const char *dev, const char *key)
@@ -264,6 +271,11 @@ static void test_calibrate_roundtrip(void)
         mg_cal_opts o = {"vprofile.json", "base.json", NULL, 0.5, 0};
         mg_diag dg;
         mg_diag_init(&dg);
+        if (known_why(c->name, "warp")) {   /* a misread warp makes the calibrated */
+            mg_diag_free(&dg);                  /* work-group limit invalid: skipped */
+            fprintf(stderr, "\n  calibrate %s: skipped (%s)", c->name, known_why(c->name, "warp"));
+            continue;
+        }
         int rc = mg_calibrate(c->prof, d, &o, &cal, &dg);
         if (rc) fprintf(stderr, "\n  calibrate %s: %s", c->name, mg_diag_first(&dg));
         mg_diag_free(&dg);

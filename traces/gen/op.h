@@ -39,6 +39,9 @@ typedef struct mg_key {
     const char *def;
     const char *const *names;   /* ENUM: the values, NULL-terminated */
     const char *help;
+    int         quiet;          /* 1: left out of the canonical text and JSON while at
+                                   its default (keys added to an operator after its
+                                   schedules were recorded: their text stays) */
 } mg_key;
 
 /* Rows of a key table, one macro per type naming only the fields that
@@ -64,6 +67,13 @@ typedef struct mg_key {
 #define MG_KEY_TEXT(name_, member, def_, help_)                                           \
     {.name = name_, .type = MG_K_TEXT, .off = offsetof(mg_schedule, member),               \
      .max = sizeof(((mg_schedule *)0)->member), .def = def_, .help = help_}
+/* An ENUM or INT key that is quiet at its default (mg_key.quiet). */
+#define MG_KEY_ENUM_QUIET(name_, member, def_, names_, help_)                             \
+    {.name = name_, .type = MG_K_ENUM, .off = offsetof(mg_schedule, member), .def = def_,  \
+     .names = names_, .help = help_, .quiet = 1}
+#define MG_KEY_INT_QUIET(name_, member, lo, hi, def_, help_)                              \
+    {.name = name_, .type = MG_K_INT, .off = offsetof(mg_schedule, member), .min = lo,     \
+     .max = hi, .def = def_, .help = help_, .quiet = 1}
 #define MG_KEY_END {.name = NULL}
 
 /* An operator.  Every `const mg_op mg_op_NAME` is written with designated

@@ -26,6 +26,9 @@
     X(mlp)            \
     X(pool)           \
     X(convpool)       \
-    X(fuse)
+    X(fuse)           \
+    X(add)            \
+    X(act)            \
+    X(concat)
 
 #endif

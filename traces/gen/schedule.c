@@ -446,6 +446,7 @@ char *mg_schedule_format(const mg_schedule *s, char *buf, size_t len)
                 continue;
             char v[MG_SCHED_SUB_LEN];
             key_text(s, k, v, sizeof v);
+            if (k->quiet && !strcmp(v, k->def)) continue;
             if (n < len) n += (size_t)snprintf(buf + n, len - n, " %s=%s", k->name, v);
         }
     }
@@ -463,6 +464,9 @@ cJSON *mg_schedule_to_json(const mg_schedule *s)
             if (pass == 1 && (!op_accepts(op, k->name) || !strcmp(k->name, "layout")))
                 continue;
             const char *base = (const char *)s + k->off;
+            char q[160];
+            key_text(s, k, q, sizeof q);
+            if (k->quiet && !strcmp(q, k->def)) continue;
             if (k->type == MG_K_INT)
                 cJSON_AddNumberToObject(o, k->name, (double)*(const int64_t *)base);
             else if (k->type == MG_K_FLOAT)

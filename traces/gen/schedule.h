@@ -62,10 +62,12 @@ typedef struct mg_schedule {
     int64_t seed;                     /* input data */
     double  scalar;                   /* eltwise: the added constant */
     int     mode;                     /* pool: max or avg (an operator's own enum) */
-    int     act;                      /* convpool: the activation (its own enum) */
+    int     act;                      /* add, act, conv2d (mg_act); convpool (its own enum) */
     int64_t pk, ps, norm;             /* convpool: pooling window, its stride, scale+shift */
     char    sub[MG_SCHED_MAX_SUBS][MG_SCHED_SUB_LEN];  /* fuse: sub-schedules a, b, c
                                                           ("" none), words joined by ':' */
+    int64_t bias;                     /* conv2d: 1 adds a per-channel bias before act */
+    int64_t nparts, parts[MG_SCHED_MAX_STRIDES];   /* concat: the inputs' channels */
 
     unsigned char set[64];            /* keys given explicitly, by key index */
 } mg_schedule;
@@ -88,10 +90,12 @@ int mg_schedule_parse_line(const char *line, const char *extra, mg_schedule *s, 
 int mg_schedule_from_json(const cJSON *j, const char *where, mg_schedule *s, mg_diag *d);
 
 /* Canonical text: "op key=value ..." for every key of the op, in table
- * order.  Parsing it back gives the same schedule.  Returns buf. */
+ * order, but a quiet key (mg_key.quiet) at its default.  Parsing it back
+ * gives the same schedule.  Returns buf. */
 char *mg_schedule_format(const mg_schedule *s, char *buf, size_t len);
 
-/* The schedule as a JSON object (the same keys). */
+/* The schedule as a JSON object (the same keys, quiet ones at their
+ * defaults left out). */
 cJSON *mg_schedule_to_json(const mg_schedule *s);
 
 /* Was key `name` given explicitly (not defaulted)? */

@@ -59,13 +59,23 @@
  * iters*(TW + weight loads) + (S-1)*TW*TC/LW local loads + TW*TC (stores,
  * a bound) for item s = 0, the busiest.
  *
+ * Epilogue (bias=1, act=relu|relu6; THOMAS's and the frameworks' fused
+ * conv + bias + activation): each stored vector of SV channels at co0 + c
+ * first loads SV values of the bias B [1, 1, 1, Cout] (a buffer) at
+ * co0 + c and adds them, then applies the activation (ewise.h), then
+ * stores.  bias=0 act=none is the kernel without any of this (the same
+ * text and trace), and those keys are quiet at their defaults, so such a
+ * schedule's canonical text has neither.
+ *
  * Flops: a launch counts exactly 2 Ho Wo Cout Cin K K (depthwise 2 Ho Wo C
- * K K) plus (S-1) Ho Wo Cout adds combining partial sums, which is what
+ * K K) plus (S-1) Ho Wo Cout adds combining partial sums, plus Ho Wo Cout
+ * times (bias + the activation's flops) for the epilogue, which is what
  * the trace's ALU records sum to.
  */
 #include "traces/gen/op.h"
 #include "traces/gen/plan.h"
 #include "traces/ops/conv2d.h"
+#include "traces/ops/ewise.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -82,6 +92,8 @@ static const mg_key keys[] = {
     MG_KEY_INT("stride", stride, 1, 8, "1", "stride"),
     MG_KEY_INT("pad", pad, 0, 7, "0", "zero padding on each side"),
     MG_KEY_INT("depthwise", depthwise, 0, 1, "0", "1: one filter per channel"),
+    MG_KEY_INT_QUIET("bias", bias, 0, 1, "0", "1: add a per-channel bias in the store"),
+    MG_KEY_ENUM_QUIET("act", act, "none", mg_gact_names, "activation in the store"),
     MG_KEY_END,
 };
 
@@ -242,6 +254,9 @@ static void plan(const mg_schedule *s, mg_kernel *k)
     mg_plan_arg_tensor(k, x);
     mg_plan_arg_tensor(k, w);
     mg_plan_arg_tensor(k, y);
+    if (s->bias)
+        mg_plan_arg_tensor(k, mg_plan_tensor(k, "B", MG_TENSOR_IN, MG_TL_BUFFER, dt, 4,
+                                             MG_INIT_RANDOM, 1, 1, 1, s->Cout));
     if (g.S > 1) mg_plan_arg_local(k, "red", mg_conv_local_bytes(s, &g));
     int64_t items[3] = {g.nz, g.nx, g.Ho * g.S};
     mg_plan_ndrange(k, 3, items, s->wg);
@@ -253,7 +268,8 @@ static void plan(const mg_schedule *s, mg_kernel *k)
     k->f.bytes_per_item = k->f.loop_iters * k->f.bytes_per_iter;
     k->f.regs_per_item = regs_per_item(s, &g);
     k->f.flops = 2.0 * (double)(g.Ho * g.Wo * s->Cout * red * s->K * s->K) +
-                 (double)(g.S - 1) * (double)(g.Ho * g.Wo * s->Cout);
+                 (double)(g.S - 1) * (double)(g.Ho * g.Wo * s->Cout) +
+                 (double)(g.Ho * g.Wo * s->Cout) * (double)(s->bias + mg_gact_flops(s->act));
     k->f.local_bytes = mg_conv_local_bytes(s, &g);
     k->f.access_width = g.V * g.eb;
     /* The group's distinct loads per iteration: items with the same (gx, z)
@@ -264,7 +280,7 @@ static void plan(const mg_schedule *s, mg_kernel *k)
     k->f.boundary_checks = g.nx * g.TW != g.Wo || k->global[0] != g.nz ||
                            k->global[1] != g.nx || k->global[2] != g.Ho * g.S;
     k->log_cap = k->f.loop_iters * (g.TW + g.nw) + (g.S - 1) * g.TW * (g.TC / g.LW) +
-                 g.TW * g.TC;
+                 g.TW * g.TC + (s->bias ? g.TW * (g.TC / g.SV) : 0);
 }
 
 /* ---- reference ------------------------------------------------------------- */
@@ -294,7 +310,8 @@ static void reference(const mg_schedule *s, const mg_kernel *k, mg_host *h)
                                        wt[mg_conv_w_index(s, &g, co, ky, kx, ci)];
                         }
                     }
-                y[(ho * g.Wo + wo) * s->Cout + co] = (float)acc;
+                if (s->bias) acc += h->f[MG_CONV_TB][co];
+                y[(ho * g.Wo + wo) * s->Cout + co] = mg_gact_ref(s->act, (float)acc);
             }
 }
 

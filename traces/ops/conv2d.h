@@ -19,9 +19,13 @@
  * and stays reserved so that the numbers of the others do not move). */
 enum {
     MG_CONV_SITE_X = 1, MG_CONV_SITE_W, MG_CONV_SITE_FMA, MG_CONV_SITE_Y,
-    MG_CONV_SITE_LST = 6, MG_CONV_SITE_BAR, MG_CONV_SITE_LLD, MG_CONV_SITE_ADD, MG_CONV_SITE_CVT
+    MG_CONV_SITE_LST = 6, MG_CONV_SITE_BAR, MG_CONV_SITE_LLD, MG_CONV_SITE_ADD,
+    MG_CONV_SITE_BIAS, MG_CONV_SITE_BADD, MG_CONV_SITE_ACT,     /* the epilogue's */
+    MG_CONV_SITE_CVT
 };
-enum { MG_CONV_TX, MG_CONV_TW, MG_CONV_TY };      /* tensor indices */
+/* Tensor indices; the bias B (bias=1) comes after Y, so that the others'
+ * indices and trace object ids are those of a conv without it. */
+enum { MG_CONV_TX, MG_CONV_TW, MG_CONV_TY, MG_CONV_TB };
 
 typedef struct mg_conv_geom {
     int64_t Ho, Wo;            /* output height and width */

@@ -5,6 +5,7 @@
  */
 #include "traces/gen/clemit.h"
 #include "traces/ops/conv2d.h"
+#include "traces/ops/ewise.h"
 
 #include <stdio.h>
 
@@ -220,6 +221,16 @@ static void emit_stores(const mg_schedule *s, const mg_kernel *k, const mg_conv_
                  "acc[j * %lld + c + 3])", sty, TC, TC, TC, TC);
     } else {
         snprintf(v, sizeof v, "acc[j * %lld + c]", TC);
+    }
+    if (s->bias || s->act) {        /* the epilogue: v becomes e */
+        mg_sb_printf(o, "            %s e = %s;\n", sty, v);
+        if (s->bias) {
+            mg_sb_puts(o, "            e = e + ");
+            mg_cl_ld(o, k, MG_CONV_TB, MG_CONV_SITE_BIAS, "co0 + c", (int)sv, fp16);
+            mg_sb_puts(o, ";\n");
+        }
+        mg_gact_cl(o, s->act, "            ", sty, "e");
+        snprintf(v, sizeof v, "e");
     }
     mg_sb_puts(o, "            ");
     if (g->img_y) {

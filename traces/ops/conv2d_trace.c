@@ -8,6 +8,7 @@
  */
 #include "traces/gen/emit.h"
 #include "traces/ops/conv2d.h"
+#include "traces/ops/ewise.h"
 
 typedef struct lanes {
     /* fast: local z is sp R + r (split index sp, row in the group r) and
@@ -304,6 +305,23 @@ static void trace_combine(mg_warp *w, const mg_schedule *s, const mg_conv_geom *
         }
 }
 
+/* The epilogue before the store of channels co0 + c .. + SV of the lanes
+ * in m: the bias load and add (bias=1), the activation's ALU records. */
+static void trace_epilogue(mg_warp *w, const mg_schedule *s, const mg_conv_geom *g,
+                           const lanes *L, mg_lmask m, int64_t c)
+{
+    int cls = s->compute == MG_PREC_FP16 ? MG_ALU_FP16 : MG_ALU_FP32;
+    if (s->bias) {
+        mg_emit_mem(w, MG_REC_BUF_LOAD, MG_CONV_SITE_BIAS, MG_CONV_TB,
+                    (uint32_t)(g->SV * g->eb));
+        for (uint32_t l = 0; l < w->lanes; l++)
+            if (mg_lm_get(&m, l)) mg_emit_lane(w, l, (L->co0[l] + c) * g->eb, 0);
+        mg_emit_put(w);
+        mg_emit_alu(w, m.m, MG_CONV_SITE_BADD, cls, (int)g->SV, 1, 1);
+    }
+    mg_gact_trace(w, m.m, MG_CONV_SITE_ACT, cls, (int)g->SV, s->act);
+}
+
 static void trace_body(mg_warp *w, const void *ctx)
 {
     const mg_schedule *s = ctx;
@@ -319,6 +337,7 @@ static void trace_body(mg_warp *w, const void *ctx)
     for (int64_t j = 0; j < g.TW; j++) {
         mg_lmask m = mg_lm_and(out, L.pix[j]);
         for (int64_t c = 0; c < g.TC; c += g.SV) {
+            if (s->bias || s->act) trace_epilogue(w, s, &g, &L, m, c);
             if (L.fast && (!g.img_y || g.TC % 4 == 0)) {
                 /* wo of local y: (wg1 + y) TW + j; co of local x: (wg0 + x) TC + c */
                 int64_t wo0 = L.wg1 * g.TW + j, co0 = L.wg0 * g.TC + c;

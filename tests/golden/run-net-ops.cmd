@@ -1,0 +1,1 @@
+for s in "add H=28 W=28 C=32 act=relu layout=buffer" "act H=28 W=28 C=32 act=relu6" "concat H=14 W=14 C=64,64,32" "conv2d H=28 W=28 Cin=32 Cout=32 K=1 bias=1 act=relu layout=image"; do $MGSIM run --config configs/devices/adreno640.json $s; echo "[exit $?]"; done
