@@ -2,8 +2,8 @@
  * conv2d*.c): the trace's flops equal the features' (the combine adds
  * included) and every warp meets one barrier; the split moves global loads
  * between items without adding any, and adds exactly the partial tiles'
- * local stores and loads; the static features; check()'s reasons; and the
- * local_memory pruning rule on a split conv. */
+ * local stores and loads; the static features; the register estimate;
+ * check()'s reasons; and the local_memory pruning rule on a split conv. */
 #include <CUnit/CUnit.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,6 +117,60 @@ static void test_features(void)
     mg_gen_free(&a);
 }
 
+/* The register estimate of line (regs_per_item). */
+static int64_t regs_of(const char *line)
+{
+    mg_gen g;
+    memset(&g, 0, sizeof g);
+    plan_of(line, &g);
+    int64_t r = g.k.f.regs_per_item;
+    mg_gen_free(&g);
+    return r;
+}
+
+/* The estimate against counts derived by hand from the emitted kernels
+ * (conv2d.c, regs_per_item()): the held values plus X and Wt (4 each),
+ * the item's 9, a window's 3, a split's 2. */
+static void test_registers(void)
+{
+    const char *one = "conv2d H=8 W=8 Cin=64 Cout=16 K=1 tile=1x4 wg=4,4,1 vec=4 "
+                      "layout_out=buffer";
+    char line[256];
+    /* 1x4, 16 channel steps: accumulators 4, one X vector 4; buffer
+     * weights streamed (one vector, 4) */
+    snprintf(line, sizeof line, "%s layout_in=buffer layout_w=buffer", one);
+    CU_ASSERT_EQUAL(regs_of(line), 4 + 4 + 4 + 8 + 9);
+    snprintf(line, sizeof line, "%s layout_in=buffer layout_w=buffer unroll=2", one);
+    CU_ASSERT_EQUAL(regs_of(line), 4 + 4 + 4 + 8 + 9);
+    /* image weights: one texture batch, the 4 texels held */
+    snprintf(line, sizeof line, "%s layout_in=buffer layout_w=image", one);
+    CU_ASSERT_EQUAL(regs_of(line), 4 + 4 + 16 + 8 + 9);
+    /* image X: streamed weights, unless the unrolled copies wait on X's batch */
+    snprintf(line, sizeof line, "%s layout_in=image layout_w=buffer", one);
+    CU_ASSERT_EQUAL(regs_of(line), 4 + 4 + 4 + 8 + 9);
+    snprintf(line, sizeof line, "%s layout_in=image layout_w=buffer unroll=2", one);
+    CU_ASSERT_EQUAL(regs_of(line), 4 + 4 + 16 + 8 + 9);
+    /* depthwise 2x4, one channel step: buffers hold 2 X vectors + 1 weight
+     * vector, and the window's 3 */
+    CU_ASSERT_EQUAL(regs_of("conv2d H=16 W=16 Cin=8 Cout=8 K=3 pad=1 depthwise=1 "
+                            "layout=buffer vec=4 tile=2x4 wg=4,4,1"), 8 + 8 + 4 + 8 + 3 + 9);
+    /* image X: a window row's 3 taps unrolled, its distinct texels one
+     * batch: stride 1, pixels wo0 and wo0 + 1 read 4 texels (wo0 - 1 ..
+     * wo0 + 2); stride 2, 5; column pattern, 2 x 3 = 6; plus one weight
+     * texel, no window counters */
+    CU_ASSERT_EQUAL(regs_of("conv2d H=16 W=16 Cin=8 Cout=8 K=3 pad=1 depthwise=1 "
+                            "layout=image tile=2x4 wg=4,4,1"), 8 + (4 + 1) * 4 + 8 + 9);
+    CU_ASSERT_EQUAL(regs_of("conv2d H=17 W=17 Cin=8 Cout=8 K=3 stride=2 pad=1 depthwise=1 "
+                            "layout=image tile=2x4 wg=4,4,1"), 8 + (5 + 1) * 4 + 8 + 9);
+    CU_ASSERT_EQUAL(regs_of("conv2d H=16 W=16 Cin=8 Cout=8 K=3 pad=1 depthwise=1 "
+                            "layout=image tile=2x4 wg=4,4,1 pattern=column"),
+                    8 + (6 + 1) * 4 + 8 + 9);
+    /* split 9: one tap per item, the 2 pixels' texels differ */
+    CU_ASSERT_EQUAL(regs_of("conv2d H=16 W=16 Cin=8 Cout=8 K=3 pad=1 depthwise=1 "
+                            "layout=image tile=2x4 wg=2,2,9 split=9"),
+                    8 + (2 + 1) * 4 + 8 + 9 + 2);
+}
+
 static void test_rejects(void)
 {
     ops_expect_reject("conv2d split=2", "split=2 needs wg=X,Y,R*2 (R output rows per work "
@@ -204,6 +258,7 @@ int add_ops_conv2d_suite(void)
     if (!s) return -1;
     if (!CU_add_test(s, "flops", test_flops) || !CU_add_test(s, "accesses", test_accesses) ||
         !CU_add_test(s, "features", test_features) ||
+        !CU_add_test(s, "registers", test_registers) ||
         !CU_add_test(s, "rejects", test_rejects) ||
         !CU_add_test(s, "packed weights", test_packed) ||
         !CU_add_test(s, "local_rule", test_local_rule))

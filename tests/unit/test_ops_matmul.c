@@ -1,7 +1,10 @@
 /* test_ops_matmul.c - the matmul operator (traces/ops/matmul.c): its
  * trace's flops equal its features', patterns reorder accesses without
- * changing them, split meets one barrier, and check() gives its reasons. */
+ * changing them, split meets one barrier, check() gives its reasons, and
+ * the register estimate follows the held values. */
 #include <CUnit/CUnit.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "tests/unit/ops_util.h"
 #include "tests/unit/suites.h"
@@ -62,12 +65,53 @@ static void test_rejects(void)
                       "keeps 2048 values live per item (more than 1024)");
 }
 
+/* The register estimate of line (regs_per_item). */
+static int64_t regs_of(const char *line)
+{
+    mg_schedule s;
+    char err[512];
+    CU_ASSERT_EQUAL_FATAL(ops_parse(line, &s, err, sizeof err), 0);
+    mg_gen g;
+    memset(&g, 0, sizeof g);
+    mg_diag d;
+    mg_diag_init(&d);
+    CU_ASSERT_EQUAL_FATAL(mg_gen_plan(&g, &s, &d), 0);
+    mg_diag_free(&d);
+    int64_t r = g.k.f.regs_per_item;
+    mg_gen_free(&g);
+    return r;
+}
+
+/* The estimate against counts derived by hand from the emitted kernels
+ * (matmul.c, held_values()): the accumulators, the step's A and B values,
+ * A and B (4 each) and the item's 9. */
+static void test_registers(void)
+{
+    const char *fc = "matmul M=1 N=64 K=64 tile=1x4 wg=16,1,1 vec=4 layout_out=buffer";
+    char line[256];
+    /* fc, unroll 2: A 2 vectors (8); buffer B, 32 values a step, streamed
+     * a row (4) at a time */
+    snprintf(line, sizeof line, "%s layout_in=buffer layout_w=buffer unroll=2", fc);
+    CU_ASSERT_EQUAL(regs_of(line), 4 + 8 + 4 + 8 + 9);
+    snprintf(line, sizeof line, "%s layout_in=image layout_w=buffer unroll=2", fc);
+    CU_ASSERT_EQUAL(regs_of(line), 4 + 8 + 4 + 8 + 9);
+    /* unroll 4: 64 B values a step, held; image B: one texture batch, held */
+    snprintf(line, sizeof line, "%s layout_in=buffer layout_w=buffer unroll=4", fc);
+    CU_ASSERT_EQUAL(regs_of(line), 4 + 16 + 64 + 8 + 9);
+    snprintf(line, sizeof line, "%s layout_in=buffer layout_w=image unroll=2", fc);
+    CU_ASSERT_EQUAL(regs_of(line), 4 + 8 + 32 + 8 + 9);
+    /* two rows: every B vector feeds both, the step held (8 + 8 + 16) */
+    CU_ASSERT_EQUAL(regs_of("matmul M=16 N=64 K=64 layout=buffer vec=4 tile=2x4 wg=16,1,1"),
+                    8 + 8 + 16 + 8 + 9);
+}
+
 int add_ops_matmul_suite(void)
 {
     CU_pSuite s = CU_add_suite("ops_matmul", NULL, NULL);
     if (!s) return -1;
     if (!CU_add_test(s, "flops", test_flops) || !CU_add_test(s, "patterns", test_patterns) ||
-        !CU_add_test(s, "rejects", test_rejects))
+        !CU_add_test(s, "rejects", test_rejects) ||
+        !CU_add_test(s, "registers", test_registers))
         return -1;
     return 0;
 }

@@ -307,6 +307,13 @@ static void test_features(void)
         CU_ASSERT_EQUAL(g->hdr.regs_per_item, 93);
         release(g);
     }
+    /* mlp: the 6 loads in flight, the address and P's base (2 each), l,
+     * zero, the counter and g */
+    g = prepare("mlp loads=6");
+    if (g) {
+        CU_ASSERT_EQUAL(g->k.f.regs_per_item, 6 + 2 + 2 + 4);
+        release(g);
+    }
     g = prepare("bandwidth mem=local footprint=8192 items=128 wg=64 vec=4 iters=2");
     if (g) {
         CU_ASSERT_EQUAL(g->k.f.local_bytes, 8192);

@@ -223,17 +223,41 @@ static int check(const mg_schedule *s, const char *where, mg_diag *d)
  * loads of one channel-loop iteration, all issued before its FMAs: TW
  * input vectors of V and nw weight vectors of V.  A channel loop of at most
  * 2 iterations (depthwise: TC/V) is unrolled whole, so its iterations'
- * loads are held at once.  With TW = 1 each weight vector feeds a single
- * dot, so it is loaded just before it: V weight values, not TC V.  The
- * `#pragma unroll` copies of a longer loop reuse xv and wv, so unroll adds
- * none.  Inputs: X and Wt; a KxK window (K > 1) adds its two loop counters
- * and the input row hi.  The split's combine reuses the dead xv and wv. */
+ * loads are held at once.  The `#pragma unroll` copies of a longer loop
+ * reuse xv and wv, so unroll adds none.  Inputs: X and Wt; a KxK window
+ * (K > 1) adds its two loop counters and the input row hi.  The split's
+ * combine reuses the dead xv and wv.  Which loads are held follows how the
+ * compiler schedules them:
+ *   - texture batches: image reads are issued as one batch and their
+ *     texels stay live until the FMAs that wait for the batch; buffer loads
+ *     issued ahead of such a wait stay live with them;
+ *   - streamed weights: with TW = 1 each weight vector feeds a single dot,
+ *     so a buffer weight is loaded just before it (V values, not TC V);
+ *     not when the weights are an image (a texture batch), nor when X is
+ *     an image and the channel loop is unrolled (the dots of one copy wait
+ *     for the batch that holds the next copy's reads);
+ *   - depthwise window taps: with X an image and a channel loop of at most
+ *     2 iterations, the loop over the taps of a window row (column pattern:
+ *     of a window column), K trips (split: the item's taps, at most K), is
+ *     unrolled whole: its X reads form one batch of the distinct texels of
+ *     the TW pixels across those taps ((TW - 1) stride + K with the row
+ *     pattern and stride <= K, neighbouring pixels sharing reads; else TW
+ *     K), while each tap's weight vector is read once and consumed by the
+ *     tap's FMAs; the unrolled taps keep no loop counters. */
 static int64_t regs_per_item(const mg_schedule *s, const mg_conv_geom *g)
 {
     int64_t trips = g->clen / g->V, copies = trips <= 2 ? trips : 1;
+    int64_t acc = g->TW * g->TC;
+    if (s->depthwise && g->img_x && trips <= 2) {
+        int64_t taps = g->S == 1 || g->TT > s->K ? s->K : g->TT;
+        int64_t px = s->pattern == MG_PAT_ROW && s->stride <= s->K
+                         ? (g->TW - 1) * s->stride + taps : g->TW * taps;
+        return mg_plan_regs(s, acc + (px + 1) * g->V * copies, 2, 0);
+    }
+    int stream = g->TW == 1 && !s->depthwise && !g->img_w && !(g->img_x && s->unroll > 1);
     int64_t xv = g->TW * g->V * copies;
-    int64_t wv = g->TW == 1 && !s->depthwise ? g->V : g->nw * g->V * copies;
-    return mg_plan_regs(s, g->TW * g->TC + xv + wv, 2, s->K > 1 ? 3 : 0);
+    int64_t wv = stream ? g->V : g->nw * g->V * copies;
+    return mg_plan_regs(s, acc + xv + wv, 2, s->K > 1 ? 3 : 0);
 }
 
 static void plan(const mg_schedule *s, mg_kernel *k)

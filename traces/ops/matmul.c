@@ -42,8 +42,9 @@
  * step's global loads, U V (TM + TN) elements; regs_per_item = the live
  * 32-bit values (mg_plan_regs): the accumulators TM TN and the step's loads
  * U V (TM + TN), all issued before its FMAs (av and bv are distinct
- * registers: the unroll is register blocking), A's and B's addresses, the
- * ids and the loop (with split: its index and start); local_bytes = the
+ * registers: the unroll is register blocking; a small step of buffer B
+ * with TM = 1 streams B instead: held_values()), A's and B's addresses,
+ * the ids and the loop (with split: its index and start); local_bytes = the
  * partial tiles; log_cap = steps (TM U + U V NJ) loads + TM NJ (split - 1)
  * local loads + TM NJ stores (item s = 0, the busiest).
  *
@@ -98,10 +99,28 @@ static void geom(const mg_schedule *s, mm_geom *g)
 }
 
 /* Live values per item: accumulators, the step's A and B registers (the
- * register estimate's values and the check's limit). */
+ * check's limit on what one item may keep). */
 static int64_t live_values(const mm_geom *g)
 {
     return g->TM * g->TN + g->U * g->V * (g->TM + g->TN);
+}
+
+/* The values the register estimate counts: the accumulators TM TN, the
+ * step's loads of A, TM U V, and of B, U V TN, all issued before the
+ * step's FMAs, except that B is streamed when TM = 1, B is a buffer and
+ * the step's B values number at most 32: each B vector then feeds a
+ * single accumulator vector, so the compiler loads one row of B (TN
+ * values) just before its FMAs.  The bound is observed, not derived: with
+ * 64 or 128 B values per step the NVIDIA compiler holds the whole step
+ * (unroll=4 fc kernels at 124 and 154 registers in
+ * configs/measured/h100/latency-timings.json); 32 is also what 64K
+ * registers give each of 2048 resident items.  Image reads of B are one
+ * texture batch, held until the FMAs that wait for it. */
+static int64_t held_values(const mm_geom *g)
+{
+    int64_t bstep = g->U * g->V * g->TN;
+    int64_t b = g->TM == 1 && !g->img_b && bstep <= 32 ? g->TN : bstep;
+    return g->TM * g->TN + g->U * g->V * g->TM + b;
 }
 
 static int64_t local_bytes(const mg_schedule *s, const mm_geom *g)
@@ -182,7 +201,7 @@ static void plan(const mg_schedule *s, mg_kernel *k)
     int64_t items[3] = {g.NT, g.MT, g.S};
     mg_plan_ndrange(k, 3, items, s->wg);
     k->needs_fp16 = s->compute == MG_PREC_FP16;
-    k->f.regs_per_item = mg_plan_regs(s, live_values(&g), 2, 0);
+    k->f.regs_per_item = mg_plan_regs(s, held_values(&g), 2, 0);
     k->f.loop_iters = g.steps;
     k->f.bytes_per_iter = g.U * g.V * (g.TM + g.TN) * g.eb;
     k->f.bytes_per_item = g.steps * k->f.bytes_per_iter;

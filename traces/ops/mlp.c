@@ -46,6 +46,15 @@ enum { SITE_START = 1, SITE_ADDR, SITE_LOAD, SITE_NEXT, SITE_OUT };
 enum { TP, TOUT };
 
 #define CHAIN_ITEMS 32             /* items following one chain */
+/* The registers a step holds besides its `loads` values, counted from the
+ * emitted loop while its loads are in flight: the 64-bit address of P[b]
+ * (the other loads are constant offsets from it: 2), P's 64-bit base that
+ * the next step's address is formed from (2), l, zero, the loop counter i
+ * and g, kept for the store of Out[g] after the loop (1 each).  b and c
+ * are dead once the address is formed; the sum's partial sums reuse the
+ * registers of the values they add.  With reuse = R, each further shift
+ * adds its lane l_r and its load address (2 more per shift). */
+#define REGS_STEP   8
 #define MAX_LOADS   32
 
 static const mg_key keys[] = {
@@ -133,8 +142,7 @@ static void plan(const mg_schedule *s, mg_kernel *k)
     mg_plan_arg_int(k, "zero", 0);               /* the sum times zero: see the top */
     int64_t items[3] = {s->items, 1, 1};
     mg_plan_ndrange(k, 1, items, s->wg);
-    /* the loaded values, the position, the lane, the counter, the sum */
-    k->f.regs_per_item = (int)s->readers + 5 + 2 * (int)(g.reuse - 1);
+    k->f.regs_per_item = (int)s->readers + REGS_STEP + 2 * (int)(g.reuse - 1);
     k->f.loop_iters = s->iters;
     k->f.bytes_per_iter = 4 * s->readers;
     k->f.bytes_per_item = 4 * s->readers * s->iters;
