@@ -49,5 +49,6 @@ int add_cli_suite(void);
 int add_net_suite(void);
 int add_ops_pool_suite(void);
 int add_autotvm_suite(void);
+int add_deps_suite(void);
 
 #endif
