@@ -1,5 +1,5 @@
 /*
- * trace.h - the access-trace model (format v1) and its stream API.
+ * trace.h - the access-trace model (format v3) and its stream API.
  *
  * A trace is what one kernel launch does, warp instruction by warp
  * instruction: ALU work, texture reads, buffer loads/stores, local memory,
@@ -23,7 +23,7 @@
 #include "base/diag.h"
 
 #define MG_TRACE_MAGIC      "MGTRACE"      /* 7 bytes + NUL in the file */
-#define MG_TRACE_VERSION    2              /* written; 1 is still read */
+#define MG_TRACE_VERSION    3              /* written; 1 and 2 are still read */
 #define MG_TRACE_MAX_LANES  128            /* widest warp a trace may use */
 #define MG_TRACE_MAX_OBJS   32             /* images, and buffers, each */
 #define MG_TRACE_NAME_MAX   32
@@ -62,6 +62,9 @@ typedef struct mg_rec {
     uint8_t  flops;          /* flops per element: 2 FMA/MAD, 1 add/mul, 0 int/sfu */
     uint32_t dep;            /* longest chain of dependent instructions among the
                                 n (1: independent .. n: each needs the previous) */
+    uint32_t keep;           /* loads it does not need: it waits for every load
+                                its warp has in flight but the `keep` newest
+                                (0: waits for all; FORMAT.md 5.1) */
     /* memory records */
     uint8_t  obj;            /* image id (TEX/IMG) or buffer id (BUF/CONST);
                                 0 for LOCAL; BARRIER: fence, 1 local | 2 global */
@@ -183,7 +186,7 @@ typedef struct mg_trace_drec {
     uint8_t  obj;                /* as mg_rec (barrier: the fence) */
     uint8_t  list;               /* addresses in wg->pool, not affine */
     uint16_t site;
-    uint32_t n, dep, width, p, q, q2, off;
+    uint32_t n, dep, keep, width, p, q, q2, off;
     uint64_t mask[2];
     int64_t  base[2], a[2], c[2], e[2], g[2];
 } mg_trace_drec;

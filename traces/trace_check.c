@@ -164,6 +164,10 @@ int mg_trace_check_rec(const mg_trace_header *h, const mg_rec *r, char *why, siz
             return bad(why, n, "local access with object id %u (must be 0)", r->obj);
         return check_bytes(r, h->local_bytes, "local memory", why, n);
     case MG_REC_ALU:
+        if (r->keep && h->version && h->version < 3)
+            return bad(why, n, "ALU record with a keep (loads it does not need) in a version %u file"
+                       " (keep is version 3)", h->version);
+        return 0;
     case MG_REC_BARRIER:
         return 0;
     default:
@@ -285,6 +289,7 @@ int mg_trace_check_drec(const mg_trace_header *h, const mg_trace_drec *q, uint32
     case MG_REC_LOCAL_STORE:
         return q->obj == 0 && bytes_in(q, vals, lanes, h->local_bytes);
     case MG_REC_ALU:
+        return !(q->keep && h->version && h->version < 3);
     case MG_REC_BARRIER:
         return 1;
     default:

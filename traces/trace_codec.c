@@ -362,6 +362,10 @@ int mg_trace_wg_put(mg_trace_wg *wg, const mg_rec *r)
         k += mg_trace_put_uvar(p + k, r->n);
         k += mg_trace_put_uvar(p + k, r->flops);
         k += mg_trace_put_uvar(p + k, r->dep ? r->dep : 1);
+        if (r->keep) {
+            tb |= MG_ALU_MODE_KEEP << MG_TB_MODE_SHIFT;
+            k += mg_trace_put_uvar(p + k, r->keep);
+        }
     } else if (r->type == MG_REC_BARRIER) {
         k += mg_trace_put_uvar(p + k, r->obj);
     } else {

@@ -105,13 +105,14 @@ static inline int get_s(dec *s, const char *what, int64_t *v)
     return 0;
 }
 
-/* Decode the ALU body into q. */
-static int get_alu(dec *s, mg_trace_drec *q)
+/* Decode the ALU body into q; mode MG_ALU_MODE_KEEP: a keep follows. */
+static int get_alu(dec *s, mg_trace_drec *q, unsigned mode)
 {
-    uint64_t cls, vec, n, flops, dep;
+    uint64_t cls, vec, n, flops, dep, keep = 0;
     if (get(s, MG_ALU_CLASS_COUNT - 1, "ALU class", &cls) || get(s, 16, "ALU vec", &vec) ||
         get(s, UINT32_MAX, "ALU n", &n) || get(s, 2, "ALU flops", &flops) ||
-        get(s, UINT32_MAX, "ALU dep", &dep))
+        get(s, UINT32_MAX, "ALU dep", &dep) ||
+        (mode == MG_ALU_MODE_KEEP && get(s, UINT32_MAX, "ALU keep", &keep)))
         return -1;
 
     if (vec != 1 && vec != 2 && vec != 3 && vec != 4 && vec != 8 && vec != 16)
@@ -126,6 +127,7 @@ static int get_alu(dec *s, mg_trace_drec *q)
     q->n = (uint32_t)n;
     q->flops = (uint8_t)flops;
     q->dep = (uint32_t)dep;
+    q->keep = (uint32_t)keep;
     return 0;
 }
 
@@ -238,7 +240,8 @@ static inline int warp_has_next(const mg_trace_cursor *c, const mg_trace_warp *w
 
 /* Check type byte tb of the cursor's record: a known type, not both mask
  * flags, no previous mask for the warp's first record, an address mode
- * only in a memory record.  0, or -1 with s->e filled. */
+ * only in a memory record, the keep flag (mode 1) the only one of an ALU
+ * record.  0, or -1 with s->e filled. */
 static inline int check_type_byte(const dec *s, const mg_trace_cursor *c, unsigned tb)
 {
     unsigned type = tb & MG_TB_TYPE, mode = (tb & MG_TB_MODE) >> MG_TB_MODE_SHIFT;
@@ -250,7 +253,9 @@ static inline int check_type_byte(const dec *s, const mg_trace_cursor *c, unsign
     if ((tb & MG_TB_PREV) && c->index == 0)
         return fail(s->e, s->start,
                     "mask of the previous record asked for by the warp's first record");
-    if (!mg_rec_is_mem((int)type) && mode)
+    if (type == MG_REC_ALU && mode > MG_ALU_MODE_KEEP)
+        return fail(s->e, s->start, "ALU mode %u is not 0 or 1 (type byte 0x%02x)", mode, tb);
+    if (!mg_rec_is_mem((int)type) && type != MG_REC_ALU && mode)
         return fail(s->e, s->start, "address mode %u in a record of type %s (type byte 0x%02x)",
                     mode, mg_rec_type_name((int)type), tb);
     if (mode > MG_MODE_LIST)
@@ -293,7 +298,7 @@ static inline int get_mask(dec *s, const mg_trace_cursor *c, const mg_trace_warp
 static inline int get_body(dec *s, mg_trace_cursor *c, mg_trace_drec *q, unsigned mode,
                            uint32_t lanes, int64_t *vals)
 {
-    if (q->type == MG_REC_ALU) return get_alu(s, q);
+    if (q->type == MG_REC_ALU) return get_alu(s, q, mode);
     if (q->type == MG_REC_BARRIER) {
         uint64_t fence;
         int rc = get(s, 3, "barrier fence", &fence);

@@ -154,6 +154,7 @@ int mg_trace_drec_put(mg_trace_wg *wg, const mg_rec *r, int full)
         q->n = r->n;
         q->flops = r->flops;
         q->dep = r->dep ? r->dep : 1;
+        q->keep = r->keep;
     } else if (r->type == MG_REC_BARRIER) {
         q->obj = r->obj;
     } else {
@@ -397,7 +398,10 @@ void mg_trace_drec_expand(mg_trace_cursor *c, const mg_trace_drec *q, const int6
     r->vec = q->vec;
     r->n = q->n;
     r->flops = q->flops;
-    if (q->type == MG_REC_ALU) r->dep = q->dep;
+    if (q->type == MG_REC_ALU) {
+        r->dep = q->dep;
+        r->keep = q->keep;
+    }
     r->obj = q->obj;
     r->width = q->width;
     int dims = mg_rec_dims(q->type);

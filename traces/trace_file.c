@@ -118,7 +118,7 @@ int mg_trace_writer_put_wg(mg_trace_writer *w, const mg_trace_wg *wg, mg_diag *d
         if (wp->len == SIZE_MAX || wp->lanes < 1 || wp->lanes > w->h.warp_width ||
             wp->len > MG_TRACE_MAX_WARP_BYTES || total > MG_TRACE_MAX_WG_BYTES) {
             mg_diag_error(d, "%s: work group (%u, %u, %u) warp %u: open, %u lanes (warp width %u)"
-                             " or too many bytes for format v1",
+                             " or too many bytes for the trace format",
                           path, wg->id[0], wg->id[1], wg->id[2], k, wp->lanes, w->h.warp_width);
             return -1;
         }

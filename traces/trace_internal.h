@@ -35,6 +35,9 @@
 #define MG_TB_PREV       0x80u         /* bit 7: mask of the previous record */
 
 enum { MG_MODE_AFFINE = 0, MG_MODE_SAME = 1, MG_MODE_LIST = 2 };
+/* The mode bits of an ALU record (version 3): 1 when a uvar `keep` ends
+ * its body (FORMAT.md 5.1), 0 when it waits for every load. */
+#define MG_ALU_MODE_KEEP 1u
 
 /* ---- record kinds (trace_rec.c) ------------------------------------------- */
 

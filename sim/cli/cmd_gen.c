@@ -23,7 +23,7 @@ static void gen_usage(FILE *f)
             "\n"
             "Generates, from one schedule, the OpenCL C kernel, its launch plan with\n"
             "static features, and its access trace.  With -o DIR, writes DIR/kernel.cl,\n"
-            "DIR/kernel.json and DIR/trace.mgt (trace format v1, traces/FORMAT.md;\n"
+            "DIR/kernel.json and DIR/trace.mgt (trace format v3, traces/FORMAT.md;\n"
             "--no-trace skips it).  Without -o, prints the plan (--json: kernel.json)\n"
             "or, with --source, the kernel.\n"
             "\n"

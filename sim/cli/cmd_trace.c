@@ -158,6 +158,7 @@ static void print_detail(const mg_rec *r)
     enum { SHOW = 4 };
     if (r->type == MG_REC_ALU) {
         printf(" %s vec%u n=%u flops=%u", mg_alu_class_name(r->cls), r->vec, r->n, r->flops);
+        if (r->keep) printf(" keep=%u", r->keep);
         return;
     }
     if (r->type == MG_REC_BARRIER) {

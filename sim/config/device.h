@@ -30,6 +30,7 @@ typedef enum { MG_FAMILY_ADRENO, MG_FAMILY_MALI, MG_FAMILY_NVIDIA,
                MG_FAMILY_GENERIC } mg_family;
 typedef enum { MG_ISSUE_SCALAR, MG_ISSUE_VEC4 } mg_issue;
 typedef enum { MG_SCHED_OLDEST, MG_SCHED_ROUND_ROBIN } mg_scheduler;
+typedef enum { MG_LOADS_ALL, MG_LOADS_TRACE } mg_load_deps;
 typedef enum { MG_REG_SHARED_POOL, MG_REG_DEDICATED } mg_reg_model;
 typedef enum { MG_BUF_VIA_L2, MG_BUF_VIA_L1 } mg_buffer_path;
 typedef enum { MG_VLOAD_VECTOR, MG_VLOAD_ELEMENTS } mg_vload;
@@ -99,6 +100,7 @@ typedef struct mg_device {
     int64_t partitions;         /* sub-cores of an SP (MODEL.md, Issue) */
     int64_t max_misses_per_warp;    /* L1 misses in flight per warp, 0: no cap */
     int64_t track_fills;            /* 1: L1 hits wait for fills in flight (fills.h) */
+    int     load_deps;              /* mg_load_deps: which loads an ALU record waits for */
     int64_t alu_latency_cycles;
 
     /* registers */

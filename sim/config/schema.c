@@ -14,6 +14,7 @@
 const char *const mg_family_names[] = {"adreno", "mali", "nvidia", "generic", NULL};
 const char *const mg_issue_names[] = {"scalar", "vec4", NULL};
 const char *const mg_scheduler_names[] = {"oldest", "round_robin", NULL};
+const char *const mg_load_deps_names[] = {"all", "trace", NULL};
 const char *const mg_reg_model_names[] = {"shared_pool", "dedicated", NULL};
 const char *const mg_buffer_path_names[] = {"l2", "l1", NULL};
 const char *const mg_vload_names[] = {"vector", "elements", NULL};
@@ -110,6 +111,10 @@ const mg_field mg_schema[] = {
     {"core.track_fills", MG_T_INT, OFF(track_fills), 0, 0, 1, "0", NULL, NULL, NULL,
      "1: a first-level hit on a line whose fill is still in flight completes with the "
      "fill and counts as a miss in flight (core.max_misses_per_warp); 0: it hits at once"},
+    {"core.load_deps", MG_T_ENUM, OFF(load_deps), 0, 0, 0, "all", mg_load_deps_names, NULL,
+     "policy", "which loads an ALU record waits for: all = every load its warp has in flight; "
+     "trace = only those the trace says it needs (traces/FORMAT.md 5.1, keep; a version 1 or 2 "
+     "trace: all)"},
     {"core.partitions", MG_T_INT, OFF(partitions), 0, 1, 8, "1", NULL, NULL, "partitions",
      "sub-cores an SP's warps are spread over, each with its own scheduler, 1/partitions "
      "of the SP's ALU rate and of its first-level memory pipes (NVIDIA SM: 4)"},

@@ -56,6 +56,7 @@ int mg_schema_applies(const mg_field *f, const mg_device *dev);
 extern const char *const mg_family_names[];
 extern const char *const mg_issue_names[];
 extern const char *const mg_scheduler_names[];
+extern const char *const mg_load_deps_names[];
 extern const char *const mg_reg_model_names[];
 extern const char *const mg_buffer_path_names[];
 extern const char *const mg_vload_names[];

@@ -298,6 +298,35 @@ static double loads_done(const mg_warpi *w)
     return t;
 }
 
+/* The cycle the loads an ALU record needs are in: every load of w in
+ * flight but those of its `keep` newest load records (FORMAT.md 5.1; keep
+ * 0: every load).  The loads it waits for then leave w's slots when it
+ * issues (keep_loads). */
+static double loads_needed(const mg_warpi *w, uint32_t keep)
+{
+    if (!keep) return loads_done(w);
+    uint32_t cut = keep < w->lrec ? w->lrec - keep : 0;
+    double t = 0;
+    for (uint32_t i = 0; i < w->nloads; i++)
+        if (w->lseq[i] < cut) t = maxd(t, w->loads[i]);
+    return t;
+}
+
+/* Drop the loads an ALU record of `keep` waited for (loads_needed) from
+ * w's slots, keeping the others. */
+static void keep_loads(mg_warpi *w, uint32_t keep)
+{
+    uint32_t cut = keep < w->lrec ? w->lrec - keep : 0, n = 0;
+    if (!keep) cut = UINT32_MAX;
+    for (uint32_t i = 0; i < w->nloads; i++)
+        if (w->lseq[i] >= cut) {
+            w->loads[n] = w->loads[i];
+            w->lmiss[n] = w->lmiss[i];
+            w->lseq[n++] = w->lseq[i];
+        }
+    w->nloads = n;
+}
+
 /* ---- core.scheduler oldest: warps waiting for a busy pipe ------------------ */
 
 /* Add w to k in age order.  Returns 1 when w is now the oldest (it takes
@@ -340,14 +369,16 @@ static int issue_alu(mg_sim *s, mg_warpi *w, const mg_rec *r, double now)
     const mg_device *dev = s->dev;
     mg_sim_stats *st = s->st;
     mg_part *p = &s->sps[w->wg->sp].part[w->pi];
-    double t0 = loads_done(w);
+    uint32_t keep = dev->load_deps == MG_LOADS_TRACE ? r->keep : 0;
+    double t0 = loads_needed(w, keep);
     if (t0 > now) {
         st->stall[MG_STALL_MEM] += t0 - now;
         w->ready = t0;
         return 1;
     }
     t0 = now;
-    w->nloads = 0;
+    if (keep) keep_loads(w, keep);
+    else w->nloads = 0;
     int scalar;
     /* the warp's partition has 1/partitions of the SP's rate */
     double cost = (double)mg_alu_units(dev, r, &scalar) * (double)mg_sim_partitions(dev) /
@@ -446,6 +477,7 @@ static int issue_mem(mg_sim *s, mg_warpi *w, const mg_rec *r, double now)
         }
         w->loads[k] = w->loads[--w->nloads];
         w->lmiss[k] = w->lmiss[w->nloads];
+        w->lseq[k] = w->lseq[w->nloads];
     }
     /* a buffer load wider than one issued load is several loads, each
      * taking a slot: issue part w->part now, the next one as a deferred step */
@@ -466,12 +498,14 @@ static int issue_mem(mg_sim *s, mg_warpi *w, const mg_rec *r, double now)
     }
     if (load) {
         w->lmiss[w->nloads] = (uint8_t)s->last_miss;
+        w->lseq[w->nloads] = w->lrec;
         w->loads[w->nloads++] = done;
     }
     if (done > s->now) s->now = maxd(s->now, done);    /* the launch ends after it */
     w->ready = t0 + 1.0;
     if (parts > 1 && ++w->part < parts) return 1;     /* more parts: same record */
     w->part = 0;
+    if (load) w->lrec++;
     return 0;
 }
 

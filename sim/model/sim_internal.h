@@ -124,6 +124,7 @@ typedef struct mg_warpi {
     uint32_t index;             /* warp index in its work group */
     double   ready;             /* cycle the next record may issue */
     uint32_t nloads;
+    uint32_t lrec;              /* load records issued (an ALU record's keep counts them) */
     int      at_barrier, done;
     int      has_rec;           /* rec decoded, waiting to issue */
     int      parked;            /* in its SP's mg_park (oldest scheduler) */
@@ -135,6 +136,7 @@ typedef struct mg_warpi {
     uint64_t seq;               /* tie-breaker: deterministic order */
     double   loads[64];         /* completion cycles of loads in flight */
     uint8_t  lmiss[64];         /* ... and whether each missed its first-level cache */
+    uint32_t lseq[64];          /* ... and the load record each belongs to (lrec then) */
     mg_trace_cursor cur;        /* last: its large site table is cold */
 } mg_warpi;
 

@@ -40,6 +40,7 @@ int main(int argc, char **argv)
         add_ops_fuse_suite,
         add_ops_net_suite,
         add_autotvm_suite,
+        add_deps_suite,
     };
     if (CU_initialize_registry() != CUE_SUCCESS) return 2;
     for (size_t i = 0; i < sizeof adders / sizeof adders[0]; i++) {

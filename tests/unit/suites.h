@@ -51,5 +51,6 @@ int add_ops_pool_suite(void);
 int add_ops_fuse_suite(void);
 int add_ops_net_suite(void);
 int add_autotvm_suite(void);
+int add_deps_suite(void);
 
 #endif

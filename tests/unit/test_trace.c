@@ -1,4 +1,4 @@
-/* test_trace.c - trace format v1 (traces/trace_*.c): varints, the record
+/* test_trace.c - the trace format (traces/trace_*.c): varints, the record
  * codec, files, statistics, and the committed sample and bad corpus. */
 #include <CUnit/CUnit.h>
 #include <dirent.h>
@@ -539,7 +539,7 @@ static void test_corpus(void)
 }
 
 /* A version 1 file (traces/samples/small-v1.mgt, the sample as version 1
- * wrote it) reads as the version 2 sample with its buffers' element sizes
+ * wrote it) reads as the current sample with its buffers' element sizes
  * unknown: same header otherwise, the same work groups byte for byte. */
 static void test_version1(void)
 {

@@ -288,6 +288,10 @@ static void h_alu_n_zero(mg_rec *r, uint32_t g, uint32_t w, uint32_t i)
 {
     if (g == 1 && w == 0 && i == 10) r->n = 0;
 }
+static void h_keep(mg_rec *r, uint32_t g, uint32_t w, uint32_t i)
+{
+    if (g == 0 && w == 1 && i == 10) r->keep = 1;
+}
 
 /* Offset in wg->bytes of record k of warp w. */
 static size_t rec_off(const mg_trace_wg *wg, uint32_t w, uint32_t k)
@@ -329,7 +333,7 @@ static void e_count_more(mg_trace_wg *wg) { wg->warps[0].n_records++; }
 static void e_count_less(mg_trace_wg *wg) { wg->warps[0].n_records--; }
 static void e_too_many(mg_trace_wg *wg) { wg->warps[0].n_records = UINT32_MAX; }
 static void e_unknown_type(mg_trace_wg *wg) { wg->bytes[rec_off(wg, 0, 3)] = 0x1c; }
-static void e_mode_in_alu(mg_trace_wg *wg) { wg->bytes[rec_off(wg, 1, 5)] |= 0x20; }
+static void e_mode_in_alu(mg_trace_wg *wg) { wg->bytes[rec_off(wg, 1, 5)] |= 0x40; }
 static void e_prev_first(mg_trace_wg *wg)
 {
     uint8_t *tb = &wg->bytes[rec_off(wg, 0, 0)];
@@ -473,6 +477,9 @@ size_t mg_bad_traces(mg_bad_trace *out, size_t max)
     add(out, max, &n, "width-zero.mgt", hooked(h_width_zero));
     add(out, max, &n, "alu-vec.mgt", hooked(h_alu_vec));
     add(out, max, &n, "alu-n-zero.mgt", hooked(h_alu_n_zero));
+    x = hooked(h_keep);
+    x.b[8] = 2;                                 /* a keep is version 3 */
+    add(out, max, &n, "keep-in-v2.mgt", x);
 
     /* A 12-lane warp whose mask has a bit set for lane 15. */
     h2 = h;

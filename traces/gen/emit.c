@@ -40,6 +40,9 @@ int mg_emit_wg(const mg_kernel *k, const uint32_t wg[3], mg_trace_wg *out, mg_wa
         }
         w.zconst = w.lid0[2] == w.lidn[2];
         w.bzb = 0;
+        w.nloads = 0;
+        w.settled = 0;
+        w.has_need = 0;
         w.lanewise = lanewise;
         w.only[0] = w.only[1] = ~(uint64_t)0;
         if (mg_trace_wg_warp_begin(out, w.lanes)) return -1;
@@ -60,7 +63,36 @@ mg_rec *mg_emit_mem(mg_warp *w, int type, int site, int ti, uint32_t width)
     r->width = width;
     r->cls = r->vec = r->flops = 0;
     r->n = 0;
+    r->keep = 0;
     return r;
+}
+
+/* Count r in w's load records when it is a load (emit.h, marks). */
+static inline void count_load(mg_warp *w, const mg_rec *r)
+{
+    w->nloads += r->type == MG_REC_TEX_READ || r->type == MG_REC_BUF_LOAD ||
+                 r->type == MG_REC_LOCAL_LOAD || r->type == MG_REC_CONST_LOAD;
+}
+
+/* The keep of the next ALU record of w (mg_emit_needs), which uses up the
+ * mark: the loads put since it, 0 when none was set.  Loads before w's
+ * last full wait are no longer in flight, so the keep counts only those
+ * since (the same waits, fewer bytes); 0 when no load is then in flight
+ * (nothing to wait for either way), which is a full wait. */
+static inline uint32_t take_keep(mg_warp *w)
+{
+    uint32_t from = w->has_need && w->need > w->settled ? w->need : w->settled;
+    uint32_t keep = w->has_need && from < w->nloads ? w->nloads - from : 0;
+    w->has_need = 0;
+    return keep;
+}
+
+/* Put w's ALU record; one with keep 0 (and a lane: else it is dropped)
+ * waits for every load, so none is in flight after it. */
+static void put_alu(mg_warp *w)
+{
+    if (!w->r.keep && (w->r.mask[0] || w->r.mask[1])) w->settled = w->nloads;
+    mg_emit_put(w);
 }
 
 void mg_emit_put(mg_warp *w)
@@ -68,6 +100,7 @@ void mg_emit_put(mg_warp *w)
     w->r.mask[0] &= w->only[0];
     w->r.mask[1] &= w->only[1];
     if (!w->r.mask[0] && !w->r.mask[1]) return;
+    count_load(w, &w->r);
     mg_trace_wg_put(w->out, &w->r);
 }
 
@@ -93,9 +126,10 @@ void mg_emit_alu(mg_warp *w, const uint64_t *mask, int site, int cls, int vec, u
     r->n = n;
     r->flops = (uint8_t)flops;
     r->dep = 1;
+    r->keep = take_keep(w);
     r->obj = 0;
     r->width = 0;
-    mg_emit_put(w);
+    put_alu(w);
 }
 
 void mg_emit_barrier(mg_warp *w, int site)
@@ -106,6 +140,9 @@ void mg_emit_barrier(mg_warp *w, int site)
     r->lanes = (uint16_t)w->lanes;
     mg_emit_all(w, r->mask);
     r->n = 0;
+    r->keep = 0;
+    w->settled = w->nloads;   /* a barrier waits for every load */
+    w->has_need = 0;
     r->obj = 1;               /* fence: CLK_LOCAL_MEM_FENCE (FORMAT.md) */
     r->width = 0;
     mg_emit_put(w);
@@ -126,9 +163,10 @@ void mg_emit_alu_dep(mg_warp *w, const uint64_t *mask, int site, int cls, int ve
     r->n = n;
     r->flops = (uint8_t)flops;
     r->dep = dep < 1 ? 1 : dep > n ? n : dep;
+    r->keep = take_keep(w);
     r->obj = 0;
     r->width = 0;
-    mg_emit_put(w);
+    put_alu(w);
 }
 
 /* The form of f over w's lanes into *a (p, and per dimension base, a, c):
@@ -229,18 +267,21 @@ void mg_emit_aff(mg_warp *w, int type, int site, int ti, uint32_t width, const u
     mg_rec *r = aff_rec(w, type, site, ti, width, mask);
     if (!r) return;
     if (w->out->sink) {                           /* its shape only: no addresses */
+        count_load(w, r);
         w->out->sink(w->out->sink_ctx, r);
         return;
     }
     int dims = mg_rec_dims(type);
     mg_trace_affine a;
     if (!w->lanewise && form_of(w, dims, f, &a)) {
+        count_load(w, r);
         mg_trace_wg_put_affine(w->out, r, &a);
         direct++;
         return;
     }
     mg_trace_planes pl;
     if (!w->lanewise && planes_of(w, dims, f, 0, NULL, &pl)) {
+        count_load(w, r);
         mg_trace_wg_put_planes(w->out, r, &pl);
         direct++;
         return;
@@ -260,7 +301,10 @@ void mg_emit_aff_blocks(mg_warp *w, int type, int site, int ti, uint32_t width,
     uint64_t b0 = (uint64_t)w->b0, bn = (uint64_t)w->bn;
     if (w->out->sink) {                           /* its shape only: no addresses */
         mg_rec *r = aff_rec(w, type, site, ti, width, mask);
-        if (r) w->out->sink(w->out->sink_ctx, r);
+        if (r) {
+            count_load(w, r);
+            w->out->sink(w->out->sink_ctx, r);
+        }
         return;
     }
     if (b0 == bn || zb == 1) {                    /* a form of local z */
@@ -281,6 +325,7 @@ void mg_emit_aff_blocks(mg_warp *w, int type, int site, int ti, uint32_t width,
     int dims = mg_rec_dims(type);
     mg_trace_planes pl;
     if (!w->lanewise && planes_of(w, dims, f, zb, dzb, &pl)) {   /* planes in blocks */
+        count_load(w, r);
         mg_trace_wg_put_planes(w->out, r, &pl);
         direct++;
         return;

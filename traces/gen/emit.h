@@ -53,6 +53,12 @@ typedef struct mg_warp {
                                                put is masked with it (every lane, but
                                                while a fused kernel runs one sub-kernel's
                                                body: that sub-kernel's lanes) */
+    uint32_t nloads;                        /* load records put in this warp */
+    uint32_t settled;                       /* nloads at its last record that waited
+                                               for every load (ALU with keep 0, barrier) */
+    uint32_t need;                          /* mg_emit_needs(): the mark the next ALU
+                                               record needs, with has_need set */
+    int      has_need;
     int64_t  lid[3][MG_TRACE_MAX_LANES];    /* local id of each lane */
     int64_t  gid[3][MG_TRACE_MAX_LANES];    /* global id of each lane */
     mg_rec   r;                             /* the record being built */
@@ -129,6 +135,21 @@ void mg_emit_alu(mg_warp *w, const uint64_t *mask, int site, int cls, int vec, u
  * (1 = independent, n = a chain: see FORMAT.md, ALU body). */
 void mg_emit_alu_dep(mg_warp *w, const uint64_t *mask, int site, int cls, int vec, uint32_t n,
                      int flops, uint32_t dep);
+
+/* Dependences on loads (FORMAT.md 5.1, keep).  A mark is the number of
+ * load records (texture, buffer, local, constant) put so far in the
+ * warp.  mg_emit_needs(w, m): the next ALU record put (mg_emit_alu,
+ * mg_emit_alu_dep) uses the data of the loads put before mark m only, not
+ * of those put since; it then waits for those alone.  Without it an ALU
+ * record waits for every load in flight, which is always safe: mark only
+ * what the emitted OpenCL C really has (address arithmetic, loop counters,
+ * work of an earlier iteration).  mg_emit_needs(w, 0): no load at all. */
+static inline uint32_t mg_emit_mark(const mg_warp *w) { return w->nloads; }
+static inline void mg_emit_needs(mg_warp *w, uint32_t mark)
+{
+    w->need = mark;
+    w->has_need = 1;
+}
 
 /* A work-group barrier with a local-memory fence. */
 void mg_emit_barrier(mg_warp *w, int site);

@@ -334,10 +334,14 @@ static void trace_body(mg_warp *w, const void *ctx)
      * memory order is the kernel's either way, only the ALU work moves. */
     int64_t U = s->unroll;
     for (int64_t p = 0; p < s->iters; p++) {
+        /* addresses come from the ids and the loop counters, never from a
+         * load (emit.h, marks): the U loads of a step are in flight together */
+        mg_emit_needs(w, 0);
         mg_emit_alu(w, NULL, SITE_ADDR, MG_ALU_INT, 1, 2, 0);       /* pz, tz */
         for (int64_t i0 = 0; i0 < g.S; i0 += U) {
             int64_t n = g.S - i0 < U ? g.S - i0 : U;
             for (int64_t i = i0; i < i0 + n; i++) {
+                mg_emit_needs(w, 0);
                 mg_emit_alu(w, NULL, SITE_ADDR, MG_ALU_INT, 1, addr_ops, 0);
                 mg_emit_mem(w, type, SITE_LOAD, g.local ? -1 : TSRC, width);
                 for (uint32_t l = 0; l < w->lanes; l++) {

@@ -151,6 +151,7 @@ static void trace_body(mg_warp *w, const void *ctx)
             c[l] = s->pattern == MG_PAT_ROW ? g * T + t : t * k->global[0] + g;
             if (c[l] < nc) valid[l >> 6] |= (uint64_t)1 << (l & 63);
         }
+        mg_emit_needs(w, 0);                        /* c is the ids' and t's: no load */
         mg_emit_alu(w, valid, SITE_ADDR, MG_ALU_INT, 1, img_in || img_out ? 4 : 1, 0);
         for (int pass = 0; pass < 2; pass++) {      /* 0: load A, 1: store B */
             int img = pass ? img_out : img_in;

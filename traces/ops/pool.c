@@ -196,6 +196,7 @@ static void trace_tap(mg_warp *w, const mg_schedule *s, const uint64_t valid[2],
     int cls = s->compute == MG_PREC_FP16 ? MG_ALU_FP16 : MG_ALU_FP32;
     int64_t CQ = s->C / s->vec, Wo = out_len(s, s->W);
     uint64_t in[2] = {0, 0};
+    mg_emit_needs(w, 0);                    /* the tap's x, y: the ids', no load */
     mg_emit_alu(w, valid, SITE_ADDR, MG_ALU_INT, 1, 3, 0);
     mg_emit_mem(w, img ? MG_REC_TEX_READ : MG_REC_BUF_LOAD, SITE_LOAD, 0,
                 (uint32_t)(s->vec * eb));

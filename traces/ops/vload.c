@@ -139,8 +139,11 @@ static void trace_body(mg_warp *w, const void *ctx)
     uint32_t width = (uint32_t)(s->vec * eb);
     /* The loop is unrolled: a pass issues its LOADS loads, then their adds. */
     for (int64_t p = 0; p < s->iters; p++) {
+        /* the addresses need no load (emit.h, marks): only the adds do */
+        mg_emit_needs(w, 0);
         mg_emit_alu(w, NULL, SITE_ADDR, MG_ALU_INT, 1, 1, 0);          /* pz */
         for (int64_t i = 0; i < LOADS; i++) {
+            mg_emit_needs(w, 0);
             mg_emit_alu(w, NULL, SITE_ADDR, MG_ALU_INT, 1, 3, 0);      /* add, and, mad */
             mg_emit_mem(w, MG_REC_BUF_LOAD, SITE_LOAD, TSRC, width);
             for (uint32_t l = 0; l < w->lanes; l++)
