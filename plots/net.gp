@@ -12,7 +12,7 @@ levname(i) = i == 0 ? 'tex_l1' : i == 1 ? 'buffer_l1' : i == 2 ? 'local' : i == 
              i == 4 ? 'l2' : i == 5 ? 'dram' : 'compute'
 levcol(i) = i >= 0 && i < 6 ? LC[i + 1] : LC[7]
 set multiplot title sprintf("%s on %s, batch %d (%s): %.3f ms%s", network, config, batch, mode, \
-    latency_ms, nmissing > 0 ? sprintf('; %d layers not simulated', nmissing) : '') noenhanced
+    latency_ms, nmissing > 0 ? sprintf('; %d layer%s not simulated', nmissing, nmissing == 1 ? '' : 's') : '') noenhanced
 set lmargin at screen 0.08
 set rmargin at screen 0.97
 set xrange [0:tmax]

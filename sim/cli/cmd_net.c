@@ -166,6 +166,7 @@ int mg_cmd_net(int argc, char **argv)
     a.sample = MG_SAMPLE_AUTO;
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     a.threads = cpus > 0 ? (int)cpus : 1;
+    a.progress = isatty(STDERR_FILENO);
     mg_opts po;
     mg_opts_start(&po, "mgsim", "net", "o:hvj:", opts);
     while ((c = mg_opts_next(&po, argc, argv)) != -1) {

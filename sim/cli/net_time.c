@@ -101,6 +101,7 @@ static int make_cfg(const mg_net_time_args *a, loaded *in, mg_nt_cfg *cfg, char 
     cfg->cache = cache;
     cfg->batch = a->batch;
     cfg->given = a->given ? &in->given : NULL;
+    cfg->progress = a->progress;
     return 0;
 }
 

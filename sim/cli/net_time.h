@@ -19,6 +19,7 @@ typedef struct mg_net_time_args {
     const char *given;            /* --layers-only FILE */
     uint64_t    screen_k;         /* --screen analytic:K / --tune (0: exhaustive) */
     int         threads, sample, verbose, json;
+    int         progress;         /* a line per search on stderr (a terminal) */
     int64_t     batch;
     const char *out;              /* -o */
 } mg_net_time_args;

@@ -41,10 +41,16 @@ typedef struct mg_nt_search {
     volatile sig_atomic_t *stop;
 } mg_nt_search;
 
+/* When the rules keep no candidate of a space, the whole space is
+ * screened analytically and this many (or the search's screen_k) are
+ * simulated: simulating every candidate of a large layer's space would
+ * take hours. */
+#define MG_NT_UNPRUNED_K 16
+
 /* The best kernel of the space document `text` (mgsim-space/1, from
  * nt_space.h) under the rules (simulating only the candidates they keep,
- * or, when they keep none, every candidate), then simulated once more in
- * full.  Returns 0 with *k filled (k->ok 0 when no candidate simulates),
+ * or, when they keep none, the MG_NT_UNPRUNED_K analytically fastest of
+ * the whole space), then simulated once more in full.  Returns 0 with *k filled (k->ok 0 when no candidate simulates),
  * or -1 with the problem in d (a bad space, out of memory, interrupted). */
 int mg_nt_search_space(const mg_nt_search *s, const char *text, mg_nt_kernel *k, mg_diag *d);
 

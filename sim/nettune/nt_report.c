@@ -53,8 +53,8 @@ static void print_head(const mg_nt_result *r, const mg_nt_result *base, FILE *f)
             "LSU %.1f%% (time-weighted)\n", r->flops / 1e6,
             r->total_s > 0 ? r->flops / r->total_s / 1e9 : 0, 100 * alu, 100 * lsu);
     if (r->not_simulated)
-        fprintf(f, "missing  %d layers not simulated (not in the latency; reasons below)\n",
-                r->not_simulated);
+        fprintf(f, "missing  %d layer%s not simulated (not in the latency; reasons below)\n",
+                r->not_simulated, r->not_simulated == 1 ? "" : "s");
     if (base && base->total_s > 0 && r->total_s > 0) {
         double per = r->total_s / (double)r->batch;
         fprintf(f, "batch    %" PRId64 ": %.3f ms per image (batch 1: %.3f ms); per-image "

@@ -114,9 +114,11 @@ static int search(const mg_nt_search *s, const mg_space *sp, const char *text,
     k->space = sum->id.size;
     k->kept = s->rules ? sum->kept : sum->id.size;
     k->simulated = mg_sweep_simulated(sum);
-    if (!rc && s->rules && !b->valid) {      /* the rules keep none: the whole space */
-        k->unpruned = 1;
-        rc = sweep(s, sp, text, 0, sum, d);
+    if (!rc && s->rules && !b->valid) {      /* the rules keep none: the whole space, */
+        k->unpruned = 1;                     /* screened analytically */
+        mg_nt_search wide = *s;
+        if (!wide.screen_k) wide.screen_k = MG_NT_UNPRUNED_K;
+        rc = sweep(&wide, sp, text, 0, sum, d);
         b = &sum->best;
         k->simulated += mg_sweep_simulated(sum);
     }
