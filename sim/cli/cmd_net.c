@@ -24,7 +24,7 @@ static void net_usage(FILE *f)
             "Usage: mgsim net NETWORK [--json] [-o FILE]\n"
             "       mgsim net --config CFG NETWORK [--rules FILE | --no-rules] [--tune]\n"
             "                 [--screen analytic:K] [-j N] [--sample auto|off|N]\n"
-            "                 [--batch N] [--layers-only SCHEDULES.json]\n"
+            "                 [--batch N] [--layers-only SCHEDULES.json] [--only L1,L2]\n"
             "                 [--cache DIR | --no-cache] [-v] [--json] [-o FILE]\n"
             "\n"
             "Load and check a network description (configs/networks/*.json, format in\n"
@@ -56,6 +56,7 @@ static void net_usage(FILE *f)
             "  --layers-only FILE  no search: the schedules FILE gives per layer\n"
             "                      ({\"schema\": \"mgsim-net-schedules/1\", \"layers\":\n"
             "                      {\"NAME\": \"op key=value ...\"}})\n"
+            "  --only L1,L2,...    time only these layers (the others: not asked for)\n"
             "  --cache DIR         the cache folder (default $MGSIM_CACHE, else\n"
             "                      $XDG_CACHE_HOME/mgsim, else ~/.cache/mgsim)\n"
             "  --no-cache          neither read nor write the cache\n"
@@ -101,6 +102,7 @@ static int time_opt(mg_net_time_args *a, int c, const char *arg)
     case 'C': a->cache = arg; return 0;
     case 'N': a->no_cache = 1; return 0;
     case 'L': a->given = arg; return 0;
+    case 'O': a->only = arg; return 0;
     case 'v': a->verbose = 1; return 0;
     case 'T': if (!a->screen_k) a->screen_k = MG_NET_TUNE_K; return 0;
     case 'Z': {
@@ -134,7 +136,7 @@ static int time_check(const mg_net_time_args *a, int timed)
 {
     if (!a->cfg && timed)
         return mg_cli_usage_error("net", "--rules, --tune, --screen, --batch, --layers-only, "
-                                  "--cache and -j need --config CFG");
+                                  "--only, --cache and -j need --config CFG");
     if (a->rules && a->no_rules) return mg_cli_usage_error("net", "--rules or --no-rules, not both");
     if (a->cache && a->no_cache) return mg_cli_usage_error("net", "--cache or --no-cache, not both");
     if (a->given && a->batch > 1)
@@ -156,7 +158,8 @@ int mg_cmd_net(int argc, char **argv)
         {"layers-only", required_argument, NULL, 'L'}, {"verbose", no_argument, NULL, 'v'},
         {"tune", no_argument, NULL, 'T'},          {"screen", required_argument, NULL, 'Z'},
         {"sample", required_argument, NULL, 'S'},  {"jobs", required_argument, NULL, 'j'},
-        {"batch", required_argument, NULL, 'B'},   {NULL, 0, NULL, 0},
+        {"batch", required_argument, NULL, 'B'},   {"only", required_argument, NULL, 'O'},
+        {NULL, 0, NULL, 0},
     };
     int json = 0, c, timed = 0;
     const char *out = "-";

@@ -12,6 +12,7 @@
 #include "traces/gen/gen.h"
 #include "base/afile.h"
 #include "base/jsonout.h"
+#include "base/strsim.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -32,6 +33,36 @@ static int default_rules(char *out, size_t len)
         }
     }
     return -1;
+}
+
+/* Every name of --only (comma-separated) a layer of n.  0, or -1 with an
+ * error naming the first that is not (and the nearest layer). */
+static int check_only(const mg_net *n, const char *only, mg_diag *d)
+{
+    if (!only) return 0;
+    const char **names = calloc((size_t)n->nlayers + 1, sizeof *names);
+    if (!names) {
+        mg_diag_error(d, "out of memory");
+        return -1;
+    }
+    for (int i = 0; i < n->nlayers; i++) names[i] = n->layers[i].name;
+    int rc = 0;
+    for (const char *p = only; p && !rc;) {
+        const char *e = strchr(p, ',');
+        char name[MG_NET_NAME_MAX];
+        snprintf(name, sizeof name, "%.*s", (int)(e ? e - p : (long)strlen(p)), p);
+        int found = 0;
+        for (int i = 0; i < n->nlayers && !found; i++) found = !strcmp(names[i], name);
+        mg_hint h;
+        if (!found) {
+            mg_diag_error(d, "net: --only: %s has no layer '%s'%s", n->file, name,
+                          mg_hint_near(&h, name, names, (size_t)n->nlayers, "'"));
+            rc = -1;
+        }
+        p = e ? e + 1 : NULL;
+    }
+    free(names);
+    return rc;
 }
 
 /* What a run needs loaded. */
@@ -58,7 +89,7 @@ static int load_inputs(const mg_net *n, const mg_net_time_args *a, loaded *in, m
         in->has_rules = 1;
     }
     if (a->given && mg_nt_given_load(a->given, n, &in->given, d)) return -1;
-    return 0;
+    return check_only(n, a->only, d);
 }
 
 static void free_inputs(loaded *in)
@@ -102,6 +133,7 @@ static int make_cfg(const mg_net_time_args *a, loaded *in, mg_nt_cfg *cfg, char 
     cfg->batch = a->batch;
     cfg->given = a->given ? &in->given : NULL;
     cfg->progress = a->progress;
+    cfg->only = a->only;
     return 0;
 }
 

@@ -17,6 +17,7 @@ typedef struct mg_net_time_args {
     const char *cache;            /* --cache DIR; NULL: the default folder */
     int         no_cache;         /* --no-cache */
     const char *given;            /* --layers-only FILE */
+    const char *only;             /* --only NAME,... */
     uint64_t    screen_k;         /* --screen analytic:K / --tune (0: exhaustive) */
     int         threads, sample, verbose, json;
     int         progress;         /* a line per search on stderr (a terminal) */

@@ -69,6 +69,7 @@ typedef struct mg_nt_cfg {
     const char       *cache;      /* the cache folder, "" for none */
     int64_t           batch;      /* >= 1 */
     const mg_nt_given *given;     /* --layers-only, else NULL */
+    const char       *only;       /* --only: comma-separated layer names, or NULL */
     int               progress;   /* a line per search on stderr */
 } mg_nt_cfg;
 

@@ -45,8 +45,9 @@ static void print_head(const mg_nt_result *r, const mg_nt_result *base, FILE *f)
     if (r->given)
         fprintf(f, "kernels  given schedules (--layers-only)\n");
     else
-        fprintf(f, "search   %s, rules %s: %d distinct kernels for %d layers\n", r->mode,
-                *r->rules ? r->rules : "none", r->nkernels, r->nrows - r->not_simulated);
+        fprintf(f, "search   %s, rules %s: %d distinct kernel%s for %d layer%s\n", r->mode,
+                *r->rules ? r->rules : "none", r->nkernels, r->nkernels == 1 ? "" : "s",
+                r->nrows - r->not_simulated, r->nrows - r->not_simulated == 1 ? "" : "s");
     fprintf(f, "latency  %.3f ms = kernels %.3f ms + %" PRId64 " launches x %.3f us dispatch gap\n",
             r->total_s * 1e3, r->kernel_s * 1e3, r->launches, r->gap_s * 1e6);
     fprintf(f, "compute  %.2f MFLOP in kernels, %.2f GFLOPS over the latency; ALU %.1f%%, "

@@ -60,6 +60,19 @@ static int kernel_of(run *w, const mg_net_layer *l, const char *kind, const char
     return i;
 }
 
+/* Whether name is one of the comma-separated names of list. */
+static int listed(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = list; p && *p;) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len == n && !strncmp(p, name, n)) return 1;
+        p = e ? e + 1 : NULL;
+    }
+    return 0;
+}
+
 /* Layer l's row.  0, or -1 with the problem in d. */
 static int layer_row(run *w, int li, mg_nt_row *row, mg_diag *d)
 {
@@ -69,6 +82,10 @@ static int layer_row(run *w, int li, mg_nt_row *row, mg_diag *d)
     row->kernel = -1;
     row->reps = 1;
     const char *kind = "space", *what = w->sp.text;
+    if (cfg->only && !listed(cfg->only, l->name)) {
+        snprintf(row->why, sizeof row->why, "not asked for (--only)");
+        return 0;
+    }
     if (cfg->given) {
         kind = "schedule";
         what = given_words(cfg->given, l->name);
