@@ -57,6 +57,7 @@ cJSON *mg_nt_kernel_json(const mg_nt_kernel *k)
     cJSON_AddNumberToObject(o, "space", (double)k->space);
     cJSON_AddNumberToObject(o, "kept", (double)k->kept);
     cJSON_AddNumberToObject(o, "simulated", (double)k->simulated);
+    cJSON_AddStringToObject(o, "rules_dropped", k->relaxed);
     cJSON_AddBoolToObject(o, "unpruned", k->unpruned);
     return o;
 }
@@ -100,6 +101,7 @@ int mg_nt_kernel_from_json(const cJSON *j, mg_nt_kernel *k)
     k->space = (uint64_t)num(j, "space", &bad);
     k->kept = (uint64_t)num(j, "kept", &bad);
     k->simulated = (uint64_t)num(j, "simulated", &bad);
+    snprintf(k->relaxed, sizeof k->relaxed, "%s", str(j, "rules_dropped", &bad));
     k->unpruned = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "unpruned"));
     return bad ? -1 : 0;
 }

@@ -25,7 +25,8 @@ typedef struct mg_nt_kernel {
     double   alu_util;            /* ALU busy SP-cycles / (SPs x cycles) */
     double   lsu_util;            /* memory warp instructions / (SPs x cycles) */
     uint64_t space, kept, simulated;  /* candidates: in the space, kept, simulated */
-    int      unpruned;            /* the rules kept none: best of the whole space */
+    char     relaxed[64];         /* rules dropped because they kept none, "a,b" */
+    int      unpruned;            /* even so none kept: the whole space screened */
     char     why[256];            /* when !ok */
 } mg_nt_kernel;
 
@@ -41,7 +42,9 @@ typedef struct mg_nt_search {
     volatile sig_atomic_t *stop;
 } mg_nt_search;
 
-/* When the rules keep no candidate of a space, the whole space is
+/* When the rules keep no candidate of a space, the rule that fired on the
+ * most candidates is dropped, then the next, until some are kept; when
+ * none are kept with every firing rule dropped, the whole space is
  * screened analytically and this many (or the search's screen_k) are
  * simulated: simulating every candidate of a large layer's space would
  * take hours. */
@@ -49,8 +52,8 @@ typedef struct mg_nt_search {
 
 /* The best kernel of the space document `text` (mgsim-space/1, from
  * nt_space.h) under the rules (simulating only the candidates they keep,
- * or, when they keep none, the MG_NT_UNPRUNED_K analytically fastest of
- * the whole space), then simulated once more in full.  Returns 0 with *k filled (k->ok 0 when no candidate simulates),
+ * relaxed as above when they keep none), then simulated once more in
+ * full.  Returns 0 with *k filled (k->ok 0 when no candidate simulates),
  * or -1 with the problem in d (a bad space, out of memory, interrupted). */
 int mg_nt_search_space(const mg_nt_search *s, const char *text, mg_nt_kernel *k, mg_diag *d);
 

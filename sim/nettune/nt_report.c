@@ -81,14 +81,16 @@ void mg_nt_print(const mg_nt_result *r, const mg_nt_result *base, FILE *f)
         char kern[16];
         snprintf(kern, sizeof kern, row->reps > 1 ? "%dx%" PRId64 : "%d", row->kernel,
                  row->reps);
-        fprintf(f, "%4d  %-20s %-9s %5s %10.3f %5.1f%% %8.2f %8.2f %-8s %5.1f %5.1f\n", i,
+        fprintf(f, "%4d  %-20s %-9s %5s %10.3f %5.1f%% %8.2f %8.2f %-8s %5.1f %5.1f%s%s%s\n", i,
                 l->name, l->op->name, kern, row->seconds * 1e6,
                 r->total_s > 0 ? 100 * row->seconds / r->total_s : 0, k->gflops,
                 k->bound_gflops, mg_level_name(k->binding), 100 * k->alu_util,
-                100 * k->lsu_util);
+                100 * k->lsu_util, *k->relaxed ? "  rules dropped: " : "", k->relaxed,
+                k->unpruned ? "; screened" : "");
     }
     fprintf(f, "\nkern: the layer's distinct kernel (NxR: R launches); time_us: launches x "
-            "(kernel + dispatch gap)\n");
+            "(kernel + dispatch gap); rules dropped: those that kept no candidate of the "
+            "layer\n");
 }
 
 /* One layer's JSON row; start: its start time in the network (s). */
@@ -121,6 +123,7 @@ static cJSON *row_json(const mg_nt_result *r, const mg_nt_row *row, double start
     cJSON_AddStringToObject(o, "schedule", k->schedule);
     cJSON_AddNumberToObject(o, "candidates", (double)k->space);
     cJSON_AddNumberToObject(o, "kept", (double)k->kept);
+    if (*k->relaxed) cJSON_AddStringToObject(o, "rules_dropped", k->relaxed);
     if (k->unpruned) cJSON_AddBoolToObject(o, "unpruned", 1);
     return o;
 }

@@ -100,6 +100,34 @@ static int sweep(const mg_nt_search *s, const mg_space *sp, const char *text, in
     return 0;
 }
 
+/* The rules keep none of sp (sum: that sweep): drop the enabled rule that
+ * fired on the most candidates and sweep again, one rule at a time, until
+ * some candidate is kept or no enabled rule fires; k->relaxed names the
+ * rules dropped.  Returns as sweep. */
+static int relax(const mg_nt_search *s, const mg_space *sp, const char *text,
+                 mg_sweep_sum *sum, mg_nt_kernel *k, mg_diag *d)
+{
+    mg_rules r = *s->rules;
+    mg_nt_search w = *s;
+    w.rules = &r;
+    int rc = 0;
+    while (!rc && !sum->best_kept.valid) {
+        int worst = -1;
+        for (int i = 0; i < MG_RULE_COUNT; i++)
+            if (r.enabled[i] && sum->fired[i] && (worst < 0 || sum->fired[i] > sum->fired[worst]))
+                worst = i;
+        if (worst < 0) break;
+        r.enabled[worst] = 0;
+        size_t n = strlen(k->relaxed);
+        snprintf(k->relaxed + n, sizeof k->relaxed - n, "%s%s", n ? "," : "",
+                 mg_rule_names[worst]);
+        rc = sweep(&w, sp, text, 1, sum, d);
+        k->kept = sum->kept;
+        k->simulated += mg_sweep_simulated(sum);
+    }
+    return rc;
+}
+
 /* Search the loaded space sp into k. */
 static int search(const mg_nt_search *s, const mg_space *sp, const char *text,
                   mg_nt_kernel *k, mg_diag *d)
@@ -110,12 +138,13 @@ static int search(const mg_nt_search *s, const mg_space *sp, const char *text,
         return -1;
     }
     int rc = sweep(s, sp, text, s->rules != NULL, sum, d);
-    const mg_sweep_best *b = s->rules ? &sum->best_kept : &sum->best;
     k->space = sum->id.size;
     k->kept = s->rules ? sum->kept : sum->id.size;
     k->simulated = mg_sweep_simulated(sum);
-    if (!rc && s->rules && !b->valid) {      /* the rules keep none: the whole space, */
-        k->unpruned = 1;                     /* screened analytically */
+    if (!rc && s->rules && !sum->best_kept.valid) rc = relax(s, sp, text, sum, k, d);
+    const mg_sweep_best *b = s->rules ? &sum->best_kept : &sum->best;
+    if (!rc && s->rules && !b->valid) {      /* no rule left to drop: the whole */
+        k->unpruned = 1;                     /* space, screened analytically */
         mg_nt_search wide = *s;
         if (!wide.screen_k) wide.screen_k = MG_NT_UNPRUNED_K;
         rc = sweep(&wide, sp, text, 0, sum, d);
