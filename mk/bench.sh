@@ -59,3 +59,6 @@ rm -rf "$SWD"
 sh mk/screen_bench.sh "$MGSIM" "$RESULTS" "$COMMIT" "$MACHINE" \
     ${MG_SCREEN_SPACES:-conv1x1-14x14x128x128 softmax-128xN layernorm-128xN dwconv3x3-56x56x128}
 sh mk/bench_mpi.sh "$COMMIT" "$MACHINE"
+# a whole network: MobileNet-V2 on adreno640 through `mgsim net`, the
+# default search and --tune, cold and warm cache (a row per run in net.csv)
+sh mk/net_bench.sh "$MGSIM" "$RESULTS" "$COMMIT" "$MACHINE"

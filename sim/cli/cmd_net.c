@@ -1,21 +1,31 @@
 /*
  * cmd_net.c - `mgsim net NETWORK`: load and check a network description
  * (configs/networks/, sim/net/net.h) and print its layers, shapes and
- * costs against the published figures, as text or JSON.
+ * costs against the published figures, as text or JSON; with --config,
+ * time it on a device (net_time.h: every layer's best kernel).
  */
 #include "sim/cli/cli.h"
+#include "sim/cli/net_time.h"
 #include "sim/net/net.h"
+#include "sim/model/model.h"
+#include "sim/search/screen.h"
 #include "base/afile.h"
 #include "base/jsonout.h"
 #include "base/opts.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void net_usage(FILE *f)
 {
     fprintf(f,
             "Usage: mgsim net NETWORK [--json] [-o FILE]\n"
+            "       mgsim net --config CFG NETWORK [--rules FILE | --no-rules] [--tune]\n"
+            "                 [--screen analytic:K] [-j N] [--sample auto|off|N]\n"
+            "                 [--batch N] [--layers-only SCHEDULES.json] [--only L1,L2]\n"
+            "                 [--cache DIR | --no-cache] [-v] [--json] [-o FILE]\n"
             "\n"
             "Load and check a network description (configs/networks/*.json, format in\n"
             "configs/networks/README.md): every layer's operator, keys, inputs and\n"
@@ -23,11 +33,39 @@ static void net_usage(FILE *f)
             "against the published figures the file cites, and one row per layer in\n"
             "execution order.\n"
             "\n"
-            "  --json     the report as JSON (schema mgsim-network-info/1)\n"
-            "  -o FILE    write the report to FILE (all or nothing; - is stdout)\n"
+            "With --config, times the network on CFG: each layer's search space is\n"
+            "derived from its shape (the knob families of configs/spaces/), pruned by\n"
+            "the rules (default: rules/romou.json on the config search path), swept,\n"
+            "and its best kernel simulated; identical layers are searched once and\n"
+            "results are cached on disk by content.  Latency = the sum over layers of\n"
+            "launches x (kernel + the config's core.dispatch_gap).  A layer the\n"
+            "generator cannot run is listed as not simulated, with the reason.\n"
             "\n"
-            "A bad network is one line naming the file, the layer and the problem\n"
-            "(exit 2); nothing is written then.\n");
+            "  --json              the report as JSON (mgsim-network-info/1, or with\n"
+            "                      --config mgsim-net-time/1: `mgsim plot net` reads it)\n"
+            "  -o FILE             write the report to FILE (all or nothing; - is stdout)\n"
+            "  --rules FILE        the rule set that prunes each layer's space\n"
+            "  --no-rules          simulate every candidate\n"
+            "  --tune              screen analytically (analytic:%d) on all CPUs\n"
+            "  --screen analytic:K simulate only the K analytically fastest kept candidates\n"
+            "  -j N                threads (default: the online CPUs)\n"
+            "  --sample auto|off|N sampled simulation (default auto)\n"
+            "  --batch N           N images per launch (1-64), stacked as an outer\n"
+            "                      dimension; the report compares per-image throughput\n"
+            "                      with batch 1\n"
+            "  --layers-only FILE  no search: the schedules FILE gives per layer\n"
+            "                      ({\"schema\": \"mgsim-net-schedules/1\", \"layers\":\n"
+            "                      {\"NAME\": \"op key=value ...\"}})\n"
+            "  --only L1,L2,...    time only these layers (the others: not asked for)\n"
+            "  --cache DIR         the cache folder (default $MGSIM_CACHE, else\n"
+            "                      $XDG_CACHE_HOME/mgsim, else ~/.cache/mgsim)\n"
+            "  --no-cache          neither read nor write the cache\n"
+            "  -v, --verbose       say on stderr how many kernels were searched and how\n"
+            "                      many came from the cache\n"
+            "\n"
+            "A bad network, config, rule set, schedules file or option is one line\n"
+            "naming the file and the problem (exit 2); nothing is written then.\n",
+            MG_NET_TUNE_K);
 }
 
 static int write_report(const mg_net *n, int json, const char *out, mg_diag *d)
@@ -52,25 +90,98 @@ static int write_report(const mg_net *n, int json, const char *out, mg_diag *d)
     return 0;
 }
 
+/* The options of --config into a; 'c' .. 'v'.  0, or 2 after a usage error. */
+static int time_opt(mg_net_time_args *a, int c, const char *arg)
+{
+    char *end;
+    long long v;
+    switch (c) {
+    case 'c': a->cfg = arg; return 0;
+    case 'r': a->rules = arg; return 0;
+    case 'R': a->no_rules = 1; return 0;
+    case 'C': a->cache = arg; return 0;
+    case 'N': a->no_cache = 1; return 0;
+    case 'L': a->given = arg; return 0;
+    case 'O': a->only = arg; return 0;
+    case 'v': a->verbose = 1; return 0;
+    case 'T': if (!a->screen_k) a->screen_k = MG_NET_TUNE_K; return 0;
+    case 'Z': {
+        int kept;
+        if (mg_screen_parse(arg, &a->screen_k, &kept) || kept)
+            return mg_cli_usage_error("net", "--screen: expected analytic:K (K >= 1), not '%s'",
+                                      arg);
+        return 0;
+    }
+    case 'S':
+        if (mg_sample_parse(arg, &a->sample))
+            return mg_cli_usage_error("net", "--sample: expected auto, off or N >= 1, not '%s'",
+                                      arg);
+        return 0;
+    case 'j':
+    case 'B':
+        v = strtoll(arg, &end, 10);
+        if (end == arg || *end || v < 1 || v > (c == 'j' ? 1024 : 64))
+            return mg_cli_usage_error("net", "%s: expected a whole number from 1 to %d, got "
+                                      "'%s'", c == 'j' ? "-j" : "--batch", c == 'j' ? 1024 : 64,
+                                      arg);
+        if (c == 'j') a->threads = (int)v;
+        else a->batch = v;
+        return 0;
+    }
+    return MG_EXIT_BAD;
+}
+
+/* The combinations the options cannot take.  0, or 2 after a usage error. */
+static int time_check(const mg_net_time_args *a, int timed)
+{
+    if (!a->cfg && timed)
+        return mg_cli_usage_error("net", "--rules, --tune, --screen, --batch, --layers-only, "
+                                  "--only, --cache and -j need --config CFG");
+    if (a->rules && a->no_rules) return mg_cli_usage_error("net", "--rules or --no-rules, not both");
+    if (a->cache && a->no_cache) return mg_cli_usage_error("net", "--cache or --no-cache, not both");
+    if (a->given && a->batch > 1)
+        return mg_cli_usage_error("net", "--batch and --layers-only do not combine (the given "
+                                  "schedules state their shapes)");
+    if (a->given && (a->screen_k || a->rules))
+        return mg_cli_usage_error("net", "--layers-only searches nothing: no --tune, --screen "
+                                  "or --rules");
+    return 0;
+}
+
 int mg_cmd_net(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"json", no_argument, NULL, 'j'}, {"output", required_argument, NULL, 'o'},
-        {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
+        {"json", no_argument, NULL, 'x'},          {"output", required_argument, NULL, 'o'},
+        {"help", no_argument, NULL, 'h'},          {"config", required_argument, NULL, 'c'},
+        {"rules", required_argument, NULL, 'r'},   {"no-rules", no_argument, NULL, 'R'},
+        {"cache", required_argument, NULL, 'C'},   {"no-cache", no_argument, NULL, 'N'},
+        {"layers-only", required_argument, NULL, 'L'}, {"verbose", no_argument, NULL, 'v'},
+        {"tune", no_argument, NULL, 'T'},          {"screen", required_argument, NULL, 'Z'},
+        {"sample", required_argument, NULL, 'S'},  {"jobs", required_argument, NULL, 'j'},
+        {"batch", required_argument, NULL, 'B'},   {"only", required_argument, NULL, 'O'},
+        {NULL, 0, NULL, 0},
     };
-    int json = 0, c;
+    int json = 0, c, timed = 0;
     const char *out = "-";
+    mg_net_time_args a;
+    memset(&a, 0, sizeof a);
+    a.batch = 1;
+    a.sample = MG_SAMPLE_AUTO;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    a.threads = cpus > 0 ? (int)cpus : 1;
+    a.progress = isatty(STDERR_FILENO);
     mg_opts po;
-    mg_opts_start(&po, "mgsim", "net", "o:h", opts);
+    mg_opts_start(&po, "mgsim", "net", "o:hvj:", opts);
     while ((c = mg_opts_next(&po, argc, argv)) != -1) {
-        switch (c) {
-        case 'j': json = 1; break;
-        case 'o': out = optarg; break;
-        case 'h': net_usage(stdout); return MG_EXIT_OK;
-        default: return MG_EXIT_BAD;
-        }
+        if (c == 'x') json = 1;
+        else if (c == 'o') out = optarg;
+        else if (c == 'h') { net_usage(stdout); return MG_EXIT_OK; }
+        else if (c == '?' || c == ':') return MG_EXIT_BAD;
+        else if (time_opt(&a, c, optarg)) return MG_EXIT_BAD;
+        else timed |= c != 'c' && c != 'v';
     }
     if (argc - optind != 1) return mg_cli_usage_error("net", "expected one network file");
+    if (time_check(&a, timed)) return MG_EXIT_BAD;
     mg_diag d;
     mg_diag_init(&d);
     mg_net n;
@@ -78,10 +189,13 @@ int mg_cmd_net(int argc, char **argv)
     if (mg_net_load(argv[optind], &n, &d)) {
         rc = MG_EXIT_BAD;
     } else {
-        if (write_report(&n, json, out, &d)) rc = MG_EXIT_BAD;
+        a.json = json;
+        a.out = out;
+        if (a.cfg) rc = mg_net_time(&n, &a);
+        else if (write_report(&n, json, out, &d)) rc = MG_EXIT_BAD;
         mg_net_free(&n);
     }
-    if (rc) mg_diag_print(&d, stderr, "mgsim");
+    if (rc && d.n) mg_diag_print(&d, stderr, "mgsim");
     mg_diag_free(&d);
     return rc;
 }

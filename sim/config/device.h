@@ -152,6 +152,7 @@ typedef struct mg_device {
     double  dram_bandwidth;
     double  dram_latency_s;         /* added beyond an L2 miss */
     double  launch_overhead_s;      /* fixed timed cost of a launch, no work */
+    double  dispatch_gap_s;         /* untimed gap between launches (mgsim net) */
 
     /* provenance, indexed like the schema table */
     unsigned char set[MG_MAX_FIELDS];     /* 1 when the file gave the value */

@@ -123,6 +123,9 @@ const mg_field mg_schema[] = {
     {"core.launch_overhead", MG_T_TIME, OFF(launch_overhead_s), 0, 0, 1e-3, "0s", NULL, NULL,
      "seconds", "fixed time a launch adds to a kernel's timed duration (start to end "
      "timestamps) beyond its work, e.g. \"6.5us\""},
+    {"core.dispatch_gap", MG_T_TIME, OFF(dispatch_gap_s), 0, 0, 1e-2, "0s", NULL, NULL,
+     "seconds", "idle time between one launch's end and the next one's start in an in-order "
+     "queue (driver and command processor), which `mgsim net` charges once per launch"},
 
     /* registers */
     {"registers.model", MG_T_ENUM, OFF(reg_model), 0, 0, 0, NULL, mg_reg_model_names,

@@ -106,6 +106,7 @@ int mg_plot_prepare_regs(mg_plot_job *job, int n, char **inputs, mg_diag *d);
 int mg_plot_prepare_chase(mg_plot_job *job, int n, char **inputs, mg_diag *d);
 int mg_plot_prepare_sweep(mg_plot_job *job, int n, char **inputs, mg_diag *d);
 int mg_plot_prepare_whatif(mg_plot_job *job, int n, char **inputs, mg_diag *d);
+int mg_plot_prepare_net(mg_plot_job *job, int n, char **inputs, mg_diag *d);
 
 /* Sweep results files (plot_sweep.c).  Is file a results file of `mgsim
  * sweep -o` (its first line names schema mgsim-sweep/1)? */

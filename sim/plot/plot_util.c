@@ -54,6 +54,11 @@ const mg_plot_kind mg_plot_kinds[] = {
      .input = "an `mgsim validate --json` report",
      .max_inputs = 1,
      .prepare = mg_plot_prepare_residuals},
+    {.name = "net",
+     .script = "net.gp",
+     .input = "an `mgsim net --config --json` report (a network's timeline)",
+     .max_inputs = 1,
+     .prepare = mg_plot_prepare_net},
     {.name = NULL},
 };
 

@@ -152,7 +152,7 @@ static int by_group_score(const void *a, const void *b)
 /* Mark the K fastest of each group (and, with +kept, every kept one). */
 static void choose(screen *S, unsigned char *keep)
 {
-    qsort(S->c, S->n, sizeof *S->c, by_group_score);
+    if (S->n) qsort(S->c, S->n, sizeof *S->c, by_group_score);   /* S->c is NULL when none */
     uint64_t in_group = 0;
     for (uint64_t i = 0; i < S->n; i++) {
         if (i == 0 || S->c[i].group != S->c[i - 1].group) in_group = 0;

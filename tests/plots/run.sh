@@ -126,6 +126,8 @@ has whatif-pruned-only meta.gp "line_1_1 = 'best kept kernel'" "after --pruned-o
 data validate validate $D/validate-small.json
 has validate meta.gp "input = 'timings-h100-small.json'" "the title names the timings"
 data validate-residuals validate-residuals $D/validate-residuals-small.json
+data net net $D/net-tiny.json
+has net net.dat "0 13.904361206688199 16.812231800834013 26.619367017987035 0 0" "conv0: the first span, tex_l1-bound"
 # the scripts: µs everywhere, never "us"
 if grep -n "(us\|us)" plots/*.gp >"$tmp/us"; then bad "plots write us for µs: $(head -2 "$tmp/us")"; else ok; fi
 
@@ -153,6 +155,7 @@ if [ $have_gnuplot -eq 1 ]; then
     render whatif whatif $D/whatif-small.json
     render validate validate $D/validate-small.json
     render validate-residuals validate-residuals $D/validate-residuals-small.json
+    render net net $D/net-tiny.json
     # mgsim validate --plot draws the same from its own JSON
     $W "$MGSIM" validate --config configs/devices/nvidia-h100.json \
         --timings tests/golden/data/timings-h100-small.json --plot "$tmp/vp.png" \
@@ -204,6 +207,7 @@ if [ $have_gnuplot -eq 1 ]; then
     refuse whatif-schema 'expected "mgsim-whatif/1"' whatif configs/measured/h100/profile.json
     refuse validate-schema 'expected "mgsim-validate/1"' validate $D/whatif-small.json
     refuse residuals-schema 'expected "mgsim-validate/1"' validate-residuals $D/whatif-small.json
+    refuse net-schema 'expected "mgsim-net-time/1"' net $D/whatif-small.json
     refuse residuals-old-report '$.residuals: missing' validate-residuals $D/validate-small.json
     refuse missing-file 'cannot open' sweep "$tmp/nonexistent.jsonl"
 else

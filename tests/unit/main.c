@@ -36,6 +36,7 @@ int main(int argc, char **argv)
         add_vprobe_suite,
         add_cli_suite,
         add_net_suite,
+        add_nettune_suite,
         add_ops_pool_suite,
         add_ops_fuse_suite,
         add_ops_net_suite,

@@ -47,6 +47,7 @@ int add_calibrate_suite(void);
 int add_bound_suite(void);
 int add_cli_suite(void);
 int add_net_suite(void);
+int add_nettune_suite(void);
 int add_ops_pool_suite(void);
 int add_ops_fuse_suite(void);
 int add_ops_net_suite(void);

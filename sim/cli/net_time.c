@@ -1,0 +1,214 @@
+/*
+ * net_time.c - `mgsim net --config` (net_time.h): load the config, the
+ * rules and the given schedules, time the network (and, batched, the same
+ * network at batch 1 for the comparison), write the report atomically.
+ */
+#include "sim/cli/net_time.h"
+#include "sim/cli/cli.h"
+#include "sim/cli/sweep_opts.h"
+#include "sim/config/find.h"
+#include "sim/nettune/nettune.h"
+#include "sim/search/sweep.h"
+#include "traces/gen/gen.h"
+#include "base/afile.h"
+#include "base/jsonout.h"
+#include "base/strsim.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* The default rule set: rules/romou.json beside the configs (find.h's
+ * search path).  Writes its path into out; 0, or -1 when none is found. */
+static int default_rules(char *out, size_t len)
+{
+    char dir[4096];
+    struct stat st;
+    for (size_t i = 0; mg_config_dir(i, dir, sizeof dir); i++) {
+        const char *sub[] = {"rules", "configs/rules"};
+        for (int j = 0; j < 2; j++) {
+            snprintf(out, len, "%s/%s/romou.json", dir, sub[j]);
+            if (!stat(out, &st) && S_ISREG(st.st_mode)) return 0;
+        }
+    }
+    return -1;
+}
+
+/* Every name of --only (comma-separated) a layer of n.  0, or -1 with an
+ * error naming the first that is not (and the nearest layer). */
+static int check_only(const mg_net *n, const char *only, mg_diag *d)
+{
+    if (!only) return 0;
+    const char **names = calloc((size_t)n->nlayers + 1, sizeof *names);
+    if (!names) {
+        mg_diag_error(d, "out of memory");
+        return -1;
+    }
+    for (int i = 0; i < n->nlayers; i++) names[i] = n->layers[i].name;
+    int rc = 0;
+    for (const char *p = only; p && !rc;) {
+        const char *e = strchr(p, ',');
+        char name[MG_NET_NAME_MAX];
+        snprintf(name, sizeof name, "%.*s", (int)(e ? e - p : (long)strlen(p)), p);
+        int found = 0;
+        for (int i = 0; i < n->nlayers && !found; i++) found = !strcmp(names[i], name);
+        mg_hint h;
+        if (!found) {
+            mg_diag_error(d, "net: --only: %s has no layer '%s'%s", n->file, name,
+                          mg_hint_near(&h, name, names, (size_t)n->nlayers, "'"));
+            rc = -1;
+        }
+        p = e ? e + 1 : NULL;
+    }
+    free(names);
+    return rc;
+}
+
+/* What a run needs loaded. */
+typedef struct loaded {
+    mg_device   dev;
+    mg_rules    rules;
+    int         has_rules, has_dev;
+    mg_nt_given given;
+    char        rules_path[4200];
+} loaded;
+
+static int load_inputs(const mg_net *n, const mg_net_time_args *a, loaded *in, mg_diag *d)
+{
+    if (mg_device_load(a->cfg, 0, &in->dev, d)) return -1;
+    in->has_dev = 1;
+    if (!a->no_rules && !a->given) {
+        if (a->rules) snprintf(in->rules_path, sizeof in->rules_path, "%s", a->rules);
+        else if (default_rules(in->rules_path, sizeof in->rules_path)) {
+            mg_diag_error(d, "net: no default rule set (rules/romou.json) on the config "
+                          "search path: give --rules FILE or --no-rules");
+            return -1;
+        }
+        if (mg_rules_load(in->rules_path, &in->rules, d)) return -1;
+        in->has_rules = 1;
+    }
+    if (a->given && mg_nt_given_load(a->given, n, &in->given, d)) return -1;
+    return check_only(n, a->only, d);
+}
+
+static void free_inputs(loaded *in)
+{
+    mg_nt_given_free(&in->given);
+}
+
+/* The flag Ctrl-C sets (sweep_opts.h), as a sweep of the shared options
+ * gets it. */
+static volatile sig_atomic_t *stop_flag(void)
+{
+    mg_sweep_inputs none;
+    mg_sweep_args args;
+    mg_sweep_cfg c;
+    memset(&none, 0, sizeof none);
+    mg_sweep_args_init(&args);
+    mg_sweep_cfg_init(&c, &none, &args);
+    return c.stop;
+}
+
+/* The run configuration from a and the loaded inputs. */
+static int make_cfg(const mg_net_time_args *a, loaded *in, mg_nt_cfg *cfg, char *cache,
+                    size_t clen, mg_diag *d)
+{
+    memset(cfg, 0, sizeof *cfg);
+    mg_nt_search *s = &cfg->search;
+    s->dev = &in->dev;
+    mg_sweep_hash_device(&in->dev, s->dev_hash);
+    if (in->has_rules) {
+        s->rules = &in->rules;
+        if (mg_sweep_hash_file(in->rules_path, s->rules_hash, d)) return -1;
+    }
+    s->threads = a->threads;
+    s->sample = a->sample;
+    s->screen_k = a->given ? 0 : a->screen_k;
+    s->max_work = MG_GEN_MAX_WORK_DEFAULT;
+    s->stop = stop_flag();
+    mg_nt_cache_dir(a->cache, cache, clen);
+    if (a->no_cache) *cache = 0;
+    cfg->cache = cache;
+    cfg->batch = a->batch;
+    cfg->given = a->given ? &in->given : NULL;
+    cfg->progress = a->progress;
+    cfg->only = a->only;
+    return 0;
+}
+
+static int write_report(const mg_nt_result *r, const mg_nt_result *base,
+                        const mg_net_time_args *a, mg_diag *d)
+{
+    mg_afile af;
+    FILE *f = mg_afile_open(&af, a->out);
+    if (!f) {
+        mg_diag_error(d, "%s: cannot write: %s", a->out, strerror(errno));
+        return -1;
+    }
+    if (a->json) {
+        cJSON *j = mg_nt_json(r, base);
+        mg_json_write(f, j);
+        cJSON_Delete(j);
+    } else {
+        mg_nt_print(r, base, f);
+    }
+    if (mg_afile_commit(&af)) {
+        mg_diag_error(d, "%s: write failed: %s", a->out, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* -v: what this run searched and what came from the cache, on stderr. */
+static void note(const mg_nt_result *r, const char *cache)
+{
+    int hits = 0;
+    for (int i = 0; i < r->nkernels; i++) hits += r->cached[i];
+    fprintf(stderr, "mgsim: net: batch %lld: %d distinct kernels, %d from the cache, %d "
+            "searched (%llu candidates simulated); cache %s\n", (long long)r->batch,
+            r->nkernels, hits, r->nkernels - hits, (unsigned long long)r->simulated,
+            *cache ? "on" : "off");
+}
+
+/* Time n (and, batched, at batch 1 into base) and report. */
+static int time_and_report(const mg_net *n, const mg_net_time_args *a, mg_nt_cfg *cfg,
+                           mg_diag *d)
+{
+    mg_nt_result r, base;
+    memset(&base, 0, sizeof base);
+    int rc = -1, has_base = cfg->batch > 1;
+    mg_cli_catch_stop();
+    if (!mg_nt_run(cfg, n, &r, d)) {
+        if (a->verbose) note(&r, cfg->cache);
+        mg_nt_cfg one = *cfg;
+        one.batch = 1;
+        if (!has_base || !mg_nt_run(&one, n, &base, d)) {
+            if (has_base && a->verbose) note(&base, cfg->cache);
+            rc = write_report(&r, has_base ? &base : NULL, a, d);
+        }
+    }
+    mg_cli_release_stop();
+    mg_nt_result_free(&r);
+    mg_nt_result_free(&base);
+    return rc;
+}
+
+int mg_net_time(const mg_net *n, const mg_net_time_args *a)
+{
+    mg_diag d;
+    mg_diag_init(&d);
+    loaded *in = calloc(1, sizeof *in);
+    char cache[4200];
+    mg_nt_cfg cfg;
+    int rc = MG_EXIT_BAD;
+    if (!in) mg_diag_error(&d, "out of memory");
+    else if (!load_inputs(n, a, in, &d) && !make_cfg(a, in, &cfg, cache, sizeof cache, &d) &&
+             !time_and_report(n, a, &cfg, &d))
+        rc = MG_EXIT_OK;
+    if (in) free_inputs(in);
+    free(in);
+    if (rc) mg_diag_print(&d, stderr, "mgsim");
+    mg_diag_free(&d);
+    return rc;
+}

@@ -1,0 +1,22 @@
+# gnuplot variables written by mgsim plot
+input = 'net-tiny.json'
+network = 'tiny'
+config = 'adreno640'
+mode = 'exhaustive'
+batch = 1
+latency_ms = 0.10289007313556864
+tmax = 102.89007313556863
+umax = 30
+nrows = 8
+nmissing = 1
+ntop = 5
+top_1 = 'gap'
+top_x_1 = 69.929891975918963
+top_2 = 'conv0'
+top_x_2 = 6.9521806033440994
+top_3 = 'dw'
+top_x_3 = 19.93588855711555
+top_4 = 'prob'
+top_x_4 = 97.2067554005259
+top_5 = 'pool'
+top_x_5 = 31.48143385626085

@@ -1,0 +1,197 @@
+/* test_nettune.c - a network timed (sim/nettune): the spaces derived from
+ * layers (every operator the table names, batching, the reasons a layer
+ * is not simulated), the cache's keys and entries, the --layers-only
+ * file. */
+#include <CUnit/CUnit.h>
+
+#include "tests/unit/suites.h"
+#include "base/jsonfile.h"
+#include "sim/net/net.h"
+#include "sim/net/nop.h"
+#include "sim/nettune/nettune.h"
+#include "sim/nettune/nt_space.h"
+#include "sim/search/space.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int load(const char *path, mg_net *n)
+{
+    mg_diag d;
+    mg_diag_init(&d);
+    int rc = mg_net_load(path, n, &d);
+    mg_diag_free(&d);
+    return rc;
+}
+
+static const mg_net_layer *layer(const mg_net *n, const char *name)
+{
+    for (int i = 0; i < n->nlayers; i++)
+        if (!strcmp(n->layers[i].name, name)) return &n->layers[i];
+    return NULL;
+}
+
+/* Every layer of the shipped networks: a space that loads, whose op is
+ * the generator's, or a reason; conv2d, fc, pool, gpool, softmax,
+ * layernorm and matmul layers of these networks all derive, but for
+ * ceil-mode pools. */
+static void test_derive_all(void)
+{
+    const char *nets[] = {"mobilenet_v2", "resnet_18", "bert_base_layer", "squeezenet_v1"};
+    for (size_t i = 0; i < sizeof nets / sizeof nets[0]; i++) {
+        char path[128];
+        snprintf(path, sizeof path, "configs/networks/%s.json", nets[i]);
+        mg_net n;
+        CU_ASSERT_FATAL(load(path, &n) == 0);
+        static mg_nt_space sp;
+        for (int l = 0; l < n.nlayers; l++) {
+            const mg_net_layer *ly = &n.layers[l];
+            char why[256] = "";
+            int r = mg_nt_space_derive(&n, ly, 1, &sp, why, sizeof why);
+            const char *op = ly->op->name;
+            int runs = !strcmp(op, "conv2d") || !strcmp(op, "fc") || !strcmp(op, "pool") ||
+                       !strcmp(op, "gpool") || !strcmp(op, "softmax") ||
+                       !strcmp(op, "layernorm") || !strcmp(op, "matmul");
+            runs &= !ly->ceil;                  /* SqueezeNet's ceil-mode pools */
+            if (r) {
+                CU_ASSERT(strlen(why) > 0);
+                if (runs) fprintf(stderr, "\n%s %s: %s\n", nets[i], ly->name, why);
+                CU_ASSERT(!runs);
+                continue;
+            }
+            CU_ASSERT(runs);
+            mg_diag d;
+            mg_diag_init(&d);
+            cJSON *j = mg_json_parse("derived", sp.text, strlen(sp.text), &d);
+            mg_space *s = calloc(1, sizeof *s);
+            CU_ASSERT_FATAL(j != NULL && s != NULL);
+            int bad = mg_space_from_json(j, "derived", s, &d);
+            if (bad) fprintf(stderr, "\n%s %s: %s\n", nets[i], ly->name, mg_diag_first(&d));
+            CU_ASSERT(!bad);
+            if (!bad) mg_space_free(s);
+            free(s);
+            cJSON_Delete(j);
+            mg_diag_free(&d);
+        }
+        mg_net_free(&n);
+    }
+}
+
+/* A shape key's value in a derived space's text ("\"H\":48"). */
+static int has(const mg_nt_space *sp, const char *text)
+{
+    return strstr(sp->text, text) != NULL;
+}
+
+static void test_derive_batch(void)
+{
+    mg_net n;
+    CU_ASSERT_FATAL(load("tests/networks/tiny.json", &n) == 0);
+    static mg_nt_space sp;
+    char why[256];
+    CU_ASSERT(mg_nt_space_derive(&n, layer(&n, "conv0"), 3, &sp, why, sizeof why) == 0);
+    CU_ASSERT(has(&sp, "\"H\":48,\"W\":16,\"Cin\":8,\"Cout\":16"));
+    CU_ASSERT(has(&sp, "\"divisors\":48"));            /* the stacked output rows */
+    CU_ASSERT(mg_nt_space_derive(&n, layer(&n, "fc"), 3, &sp, why, sizeof why) == 0);
+    CU_ASSERT(has(&sp, "\"M\":3,\"N\":12,\"K\":16"));
+    CU_ASSERT(mg_nt_space_derive(&n, layer(&n, "gap"), 2, &sp, why, sizeof why) == 0);
+    CU_ASSERT(has(&sp, "\"H\":16,\"W\":8,\"C\":16,\"K\":8,\"stride\":8"));
+    CU_ASSERT(mg_nt_space_derive(&n, layer(&n, "res"), 1, &sp, why, sizeof why) == 1);
+    CU_ASSERT_STRING_EQUAL(why, "the generator has no operator for add");
+    /* pw1 and pw2 have one shape: one space, byte for byte */
+    static mg_nt_space sp2;
+    CU_ASSERT(mg_nt_space_derive(&n, layer(&n, "pw1"), 1, &sp, why, sizeof why) == 0);
+    CU_ASSERT(mg_nt_space_derive(&n, layer(&n, "pw2"), 1, &sp2, why, sizeof why) == 0);
+    CU_ASSERT_STRING_EQUAL(sp.text, sp2.text);
+    mg_net_free(&n);
+    CU_ASSERT_FATAL(load("configs/networks/bert_base_layer.json", &n) == 0);
+    CU_ASSERT(mg_nt_space_derive(&n, layer(&n, "scores"), 2, &sp, why, sizeof why) == 0);
+    CU_ASSERT_EQUAL(sp.reps, 24);                       /* 2 x 12 heads */
+    CU_ASSERT(has(&sp, "\"M\":128,\"N\":128,\"K\":64"));
+    mg_net_free(&n);
+}
+
+static void test_cache(void)
+{
+    mg_nt_search s;
+    memset(&s, 0, sizeof s);
+    snprintf(s.dev_hash, sizeof s.dev_hash, "0123456789abcdef");
+    char k1[24], k2[24], k3[24], k4[24];
+    mg_nt_cache_key(&s, "space", "{}", k1);
+    mg_nt_cache_key(&s, "space", "{ }", k2);
+    s.screen_k = 8;
+    mg_nt_cache_key(&s, "space", "{}", k3);
+    s.screen_k = 0;
+    snprintf(s.rules_hash, sizeof s.rules_hash, "fedcba9876543210");
+    mg_nt_cache_key(&s, "space", "{}", k4);
+    CU_ASSERT(strcmp(k1, k2) && strcmp(k1, k3) && strcmp(k1, k4));
+    char dir[] = "/tmp/mgsim-nettune-XXXXXX";
+    CU_ASSERT_FATAL(mkdtemp(dir) != NULL);
+    char sub[64];
+    snprintf(sub, sizeof sub, "%s/a/b", dir);
+    mg_nt_kernel k, back;
+    memset(&k, 0, sizeof k);
+    k.ok = 1;
+    snprintf(k.schedule, sizeof k.schedule, "conv2d H=8");
+    k.seconds = 1.25e-5;
+    k.gflops = 3.5;
+    k.binding = 0;
+    k.alu_util = 0.125;
+    k.space = 100;
+    k.kept = 7;
+    CU_ASSERT(mg_nt_cache_get(sub, k1, &back) == 0);
+    mg_diag d;
+    mg_diag_init(&d);
+    CU_ASSERT(mg_nt_cache_put(sub, k1, &k, &d) == 0);
+    mg_diag_free(&d);
+    CU_ASSERT(mg_nt_cache_get(sub, k1, &back) == 1);
+    CU_ASSERT_STRING_EQUAL(back.schedule, k.schedule);
+    CU_ASSERT_EQUAL(back.seconds, k.seconds);
+    CU_ASSERT_EQUAL(back.alu_util, k.alu_util);
+    CU_ASSERT_EQUAL(back.binding, 0);
+    CU_ASSERT_EQUAL(back.kept, 7);
+    CU_ASSERT(mg_nt_cache_get(sub, k2, &back) == 0);
+    /* an entry under another key's name is not taken */
+    char from[128], to[128];
+    snprintf(from, sizeof from, "%s/%s.json", sub, k1);
+    snprintf(to, sizeof to, "%s/%s.json", sub, k2);
+    CU_ASSERT(rename(from, to) == 0);
+    CU_ASSERT(mg_nt_cache_get(sub, k2, &back) == 0);
+    /* a torn entry is a miss */
+    FILE *f = fopen(to, "w");
+    fputs("{\"schema\": \"mgsim-net-kernel/1\", \"key\"", f);
+    fclose(f);
+    CU_ASSERT(mg_nt_cache_get(sub, k2, &back) == 0);
+    char cmd[160];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CU_ASSERT(system(cmd) == 0);
+}
+
+static void test_given(void)
+{
+    mg_net n;
+    CU_ASSERT_FATAL(load("tests/networks/tiny.json", &n) == 0);
+    mg_nt_given g;
+    mg_diag d;
+    mg_diag_init(&d);
+    CU_ASSERT(mg_nt_given_load("tests/networks/tiny-schedules.json", &n, &g, &d) == 0);
+    CU_ASSERT_EQUAL(g.n, 5);
+    mg_nt_given_free(&g);
+    CU_ASSERT(mg_nt_given_load("tests/bad/cmds/net-layers-unknown.json", &n, &g, &d) == -1);
+    CU_ASSERT(strstr(mg_diag_first(&d), "(did you mean 'conv0'?)") != NULL);
+    mg_diag_free(&d);
+    mg_net_free(&n);
+}
+
+int add_nettune_suite(void)
+{
+    CU_pSuite s = CU_add_suite("nettune", NULL, NULL);
+    if (!s) return -1;
+    if (!CU_add_test(s, "derive_all", test_derive_all) ||
+        !CU_add_test(s, "derive_batch", test_derive_batch) ||
+        !CU_add_test(s, "cache", test_cache) || !CU_add_test(s, "given", test_given))
+        return -1;
+    return 0;
+}
