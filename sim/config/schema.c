@@ -108,7 +108,7 @@ const mg_field mg_schema[] = {
     {"core.max_misses_per_warp", MG_T_INT, OFF(max_misses_per_warp), 0, 0, 1024, "0", NULL,
      NULL, "requests", "first-level cache misses one warp may have in flight; a load waits "
      "while that many are (0: no cap but max_outstanding_per_warp)"},
-    {"core.track_fills", MG_T_INT, OFF(track_fills), 0, 0, 1, "0", NULL, NULL, NULL,
+    {"core.track_fills", MG_T_INT, OFF(track_fills), 0, 0, 1, "0", NULL, NULL, "flag",
      "1: a first-level hit on a line whose fill is still in flight completes with the "
      "fill and counts as a miss in flight (core.max_misses_per_warp); 0: it hits at once"},
     {"core.load_deps", MG_T_ENUM, OFF(load_deps), 0, 0, 0, "all", mg_load_deps_names, NULL,

@@ -179,7 +179,7 @@ static const rule_case rule_cases[] = {
     {{{"cache_buffer", "memory_latency_ns", 300, -1}}, 0, "dram.latency", MG_CAL_PASSED, NULL,
      NULL},
     /* sizes */
-    {{{"cache_image", "l1_size", 100, -1}}, 0, "tex_l1.size", MG_CAL_REFUSED, "size-sets",
+    {{{"cache_image", "l1_size", 40, -1}}, 0, "tex_l1.size", MG_CAL_REFUSED, "size-sets",
      "256KiB"},
     {{{"cache_image", "l1_size", 64 * MIB, -1}}, 0, "tex_l1.size", MG_CAL_REFUSED,
      "l1-within-l2", "256KiB"},
@@ -188,7 +188,7 @@ static const rule_case rule_cases[] = {
     {{{"cache_buffer", "l3_size", 50 * MIB, -1}}, 0, "l2.size", MG_CAL_PASSED, NULL, "50MiB"},
     /* lines: a texture line longer than the L2's; the buffer chase's sector */
     {{{"cache_image", "line_width_bytes", 256, 0.95}, {"cache_image", "line_height_rows", 1, 0.95}},
-     0, "tex_l1.line", MG_CAL_REFUSED, "line-divides", "128B"},
+     0, "tex_l1.line", MG_CAL_REFUSED, "line-divides", "32B"},
     {{{"cache_image", "line_width_bytes", 64, 0.95}, {"cache_image", "line_height_rows", 2, 0.95}},
      0, "tex_l1.line", MG_CAL_PASSED, NULL, "128B"},
     {{{"cache_buffer", "line_size", 32, 0.79}}, 0, "buffer_l1.line", MG_CAL_REFUSED,

@@ -25,7 +25,11 @@
 #include <stdio.h>
 
 enum { SITE_ADDR = 1, SITE_LOAD, SITE_STORE };
-#define MAX_IN (MG_MAX_TENSORS - 1)
+/* At most 7 inputs (Inception-V3 needs 6): with the output within the
+ * kernel's tensors, and within C's list of at most 8 values. */
+#define MAX_IN 7
+_Static_assert(MAX_IN < MG_MAX_TENSORS && MAX_IN <= MG_SCHED_MAX_STRIDES,
+               "concat's inputs, its output and C's list must fit");
 
 static const mg_key keys[] = {
     MG_KEY_INT("H", H, 1, 4096, "8", "height"),
