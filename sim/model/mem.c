@@ -158,11 +158,7 @@ static double l1_path(mg_sim *s, int lv, mg_cache *c, mg_pipe *bw, const mg_cach
     uint64_t miss[MAX_IDS];
     uint32_t mi[MAX_IDS], nm = mg_cache_access_all(c, ids, n, mi);
     if (fills) done = pending_hits(s, fills, ids, n, mi, nm, done);
-    uint64_t mids[MAX_IDS];
-    for (uint32_t i = 0; i < nm; i++) {
-        miss[i] = l2ids[mi[i]];
-        mids[i] = ids[mi[i]];
-    }
+    for (uint32_t i = 0; i < nm; i++) miss[i] = l2ids[mi[i]];
     st->lv[lv].accesses += n;
     st->lv[lv].hits += n - nm;
     st->lv[lv].misses += nm;
@@ -172,7 +168,7 @@ static double l1_path(mg_sim *s, int lv, mg_cache *c, mg_pipe *bw, const mg_cach
         uint32_t nmu = uniq(miss, nm);
         done = maxd(done, l2_path(s, miss, nmu, mb, start + (double)cfg->latency_cycles, lay));
         if (fills)
-            for (uint32_t i = 0; i < nm; i++) mg_fills_put(fills, mids[i], done);
+            for (uint32_t i = 0; i < nm; i++) mg_fills_put(fills, ids[mi[i]], done);
     }
     return done;
 }

@@ -312,12 +312,11 @@ static double loads_needed(const mg_warpi *w, uint32_t keep)
     return t;
 }
 
-/* Drop the loads an ALU record of `keep` waited for (loads_needed) from
- * w's slots, keeping the others. */
+/* Drop the loads an ALU record of `keep` > 0 waited for (loads_needed)
+ * from w's slots, keeping the others. */
 static void keep_loads(mg_warpi *w, uint32_t keep)
 {
     uint32_t cut = keep < w->lrec ? w->lrec - keep : 0, n = 0;
-    if (!keep) cut = UINT32_MAX;
     for (uint32_t i = 0; i < w->nloads; i++)
         if (w->lseq[i] >= cut) {
             w->loads[n] = w->loads[i];
