@@ -18,6 +18,12 @@
 #       warps per SM, L1, L2 and DRAM) on the same config
 #   configs/measured/h100/validate-reuse.{txt,json}  the reuse suite
 #       (reuse-timings.json: mlp steps whose loads share lines)
+#   configs/measured/h100/validate-knobs.{txt,json}  the knobs suite
+#       (knobs-timings.json: five image-path layer kernels, one knob
+#       changed at a time; mk/gen_knobs_suite.sh)
+#   configs/measured/h100/validate-texq.{txt,json}  the texq suite
+#       (texq-timings.json: texture reads of 1-64 distinct texels per warp,
+#       along a row or down a column; mk/gen_texq_suite.sh)
 #   configs/measured/h100/validate-base.{txt,json}  the suite on the base
 #       config itself, for comparison
 #   configs/measured/h100/validate-layers.{txt,json,png}  the realistic
@@ -57,6 +63,12 @@ step "H100: the lsu suite (lsu-timings.json: loads in flight per warp)"
 step "H100: the reuse suite (reuse-timings.json: loads sharing a line)"
 "$MGSIM" validate --config $H/calibrated.json --timings $H/reuse-timings.json -j "$J" \
     --json-file $H/validate-reuse.json -o $H/validate-reuse.txt
+step "H100: the knobs suite (knobs-timings.json: one knob at a time around image-path kernels)"
+"$MGSIM" validate --config $H/calibrated.json --timings $H/knobs-timings.json -j "$J" \
+    --json-file $H/validate-knobs.json -o $H/validate-knobs.txt
+step "H100: the texq suite (texq-timings.json: texture requests against distinct texels)"
+"$MGSIM" validate --config $H/calibrated.json --timings $H/texq-timings.json -j "$J" \
+    --json-file $H/validate-texq.json -o $H/validate-texq.txt
 step "H100: the suite on the base config"
 "$MGSIM" validate --config configs/devices/nvidia-h100.json --timings $H/timings.json \
     -j "$J" --json-file $H/validate-base.json -o $H/validate-base.txt
@@ -73,7 +85,8 @@ step "PoCL: calibrate $P/calibrated.json and validate"
     > /dev/null
 "$MGSIM" validate --config $P/calibrated.json --timings $P/timings.json -j "$J" \
     --json-file $P/validate.json --plot $P/validate.png -o $P/validate.txt
-for f in $H/validate.txt $H/validate-diag.txt $H/validate-latency.txt $H/validate-base.txt $H/validate-layers.txt \
+for f in $H/validate.txt $H/validate-diag.txt $H/validate-latency.txt $H/validate-knobs.txt \
+         $H/validate-texq.txt $H/validate-base.txt $H/validate-layers.txt \
          $H/validate-layers-base.txt $P/validate.txt; do
     printf '%s:\n' "$f"
     sed -n '/^all /p; /^mean of /p; /^aims/p' "$f" | sed 's/^/    /'

@@ -55,6 +55,7 @@ static void wg_level(const mg_device *dev, const mg_trace_header *h, mg_am_est *
         uint64_t n = e->occupancy / e->warps_per_wg;
         n = min_u64(n, (uint64_t)dev->max_warps_per_sp / e->warps_per_wg);
         if (items) n = min_u64(n, (uint64_t)dev->max_items_per_sp / items);
+        if (dev->max_wgs_per_sp > 0) n = min_u64(n, (uint64_t)dev->max_wgs_per_sp);
         if (h->local_bytes) n = min_u64(n, (uint64_t)dev->local_size / h->local_bytes);
         e->wgs_per_sp = (uint32_t)(n ? n : 1);
         e->groups_per_wg = 1;

@@ -96,6 +96,7 @@ typedef struct mg_device {
     int64_t max_warps_per_sp;
     int64_t max_items_per_sp;
     int64_t max_workgroup_size;
+    int64_t max_wgs_per_sp;     /* resident work groups per SP, 0: no cap */
     int64_t max_outstanding_per_warp;
     int64_t partitions;         /* sub-cores of an SP (MODEL.md, Issue) */
     int64_t max_misses_per_warp;    /* L1 misses in flight per warp, 0: no cap */
@@ -116,6 +117,14 @@ typedef struct mg_device {
     int64_t tile_w_texels;          /* a line covers tile_w x tile_h texels ... */
     int64_t tile_h_texels;
     int64_t tile_texel_bytes;       /* ... of this many bytes each */
+    /* the texture unit (mem.c, tex_unit_blocks; 0 group bytes: off, the
+     * texture L1's byte pipe instead): a read's lanes go through it in
+     * groups of unit_group_bytes of texel data, each group one cycle per
+     * distinct unit_block_bytes x unit_block_rows block it touches */
+    int64_t tex_unit_group_bytes;
+    int64_t tex_unit_block_bytes;
+    int64_t tex_unit_block_rows;
+    double  tex_unit_blocks_per_cycle;  /* per SP */
 
     /* image layout below the texture L1: images are stored in 2D blocks of
      * block_w x block_h texels of tile_texel_bytes, and an L2 miss on an
@@ -182,6 +191,10 @@ cJSON *mg_device_to_json(const mg_device *dev);
 /* Derived figures, for reports and the model. */
 double mg_device_peak_flops(const mg_device *dev, int fp16);
 int64_t mg_device_tex_sets(const mg_device *dev);
+/* Lane bytes per second the texture path can deliver, whole device: the
+ * texture unit's (unit_group_bytes x blocks per cycle) when it is on,
+ * else tex_l1.bandwidth. */
+double mg_device_tex_bandwidth(const mg_device *dev);
 
 /* Names of enum values, for messages and printing. */
 const char *mg_source_kind_name(mg_source_kind k);

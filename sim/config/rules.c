@@ -173,6 +173,13 @@ double mg_device_peak_flops(const mg_device *dev, int fp16)
     return (double)dev->sp_count * (double)dev->alus_per_sp * per * dev->clock_hz;
 }
 
+double mg_device_tex_bandwidth(const mg_device *dev)
+{
+    if (dev->tex_unit_group_bytes <= 0) return dev->tex_l1.bandwidth;
+    return (double)dev->tex_unit_group_bytes * dev->tex_unit_blocks_per_cycle *
+           dev->clock_hz * (double)dev->sp_count;
+}
+
 int64_t mg_device_tex_sets(const mg_device *dev)
 {
     return dev->tex_l1.size / (dev->tex_l1.line * dev->tex_l1.assoc);

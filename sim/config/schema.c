@@ -103,6 +103,9 @@ const mg_field mg_schema[] = {
      NULL, "items", "resident work items per core; 0 = max_warps_per_sp x warp_width"},
     {"core.max_workgroup_size", MG_T_INT, OFF(max_workgroup_size), 0, 1, 65536, NULL,
      NULL, NULL, "items", "largest work group (CL_DEVICE_MAX_WORK_GROUP_SIZE)"},
+    {"core.max_workgroups_per_sp", MG_T_INT, OFF(max_wgs_per_sp), 0, 0, 65536, "0", NULL,
+     NULL, "groups", "work groups resident on one core at once, whatever their size "
+     "(0: no cap but warps, items, registers and local memory)"},
     {"core.max_outstanding_per_warp", MG_T_INT, OFF(max_outstanding_per_warp), 0, 1, 1024,
      "4", NULL, NULL, "requests", "memory requests one warp may have in flight (MLP)"},
     {"core.max_misses_per_warp", MG_T_INT, OFF(max_misses_per_warp), 0, 0, 1024, "0", NULL,
@@ -151,6 +154,17 @@ const mg_field mg_schema[] = {
      "texels", "height of the 2D block of texels one line holds"},
     {"tex_l1.tile_texel_bytes", MG_T_INT, OFF(tile_texel_bytes), 0, 1, 64, "4", NULL, NULL,
      "bytes", "texel size the tile shape is given for (w x h x bytes = line)"},
+    {"tex_l1.unit_group_bytes", MG_T_INT, OFF(tex_unit_group_bytes), 0, 0, 4096, "0", NULL,
+     NULL, "bytes", "texel data of the lanes the texture unit takes together (lanes in order, "
+     "this / texel bytes of them); 0: no texture unit stage, the texture L1's bandwidth "
+     "charges the lanes' bytes"},
+    {"tex_l1.unit_block_bytes", MG_T_INT, OFF(tex_unit_block_bytes), 0, 1, 4096, "32", NULL,
+     NULL, "bytes", "width, in bytes of one texel row, of the block of texels the texture "
+     "unit reads for a group in one step"},
+    {"tex_l1.unit_block_rows", MG_T_INT, OFF(tex_unit_block_rows), 0, 1, 4096, "8", NULL,
+     NULL, "rows", "height in texel rows of that block"},
+    {"tex_l1.unit_blocks_per_cycle", MG_T_NUM, OFF(tex_unit_blocks_per_cycle), 0, 0.001, 1024,
+     "1", NULL, NULL, "blocks/cycle", "blocks the texture unit of one core reads per cycle"},
 
     /* image layout below the texture L1 (texlayout.c) */
     {"image.block_w_texels", MG_T_INT, OFF(img_block_w_texels), 0, 0, 4096, "0", NULL, NULL,

@@ -274,19 +274,82 @@ static double local_busy(const mg_device *dev, const mg_rec *r, const uint8_t *l
     return rate >= fast ? bytes : bytes * (fast / rate);
 }
 
+/* For every lane l of r, into src[l], the lane whose coordinates it has: a
+ * distinct_only cursor fills only mg_rec_distinct_lanes (traces/trace_rec.c):
+ * with ROW_CONST a row of form_p lanes shares its first active lane's, with
+ * ROWS_SAME a column (lane index mod form_p) its first active lane's. */
+static void coord_lanes(const mg_rec *r, uint8_t *src)
+{
+    uint32_t p = r->form_p, n = r->lanes;
+    for (uint32_t l = 0; l < n; l++) src[l] = (uint8_t)l;
+    if (!p || !r->form) return;
+    int row_const = (r->form & MG_FORM_ROW_CONST) != 0;
+    int rows_same = (r->form & MG_FORM_ROWS_SAME) != 0;
+    int16_t first[MG_TRACE_MAX_LANES];         /* per row or column: its first active lane */
+    for (uint32_t i = 0; i < MG_TRACE_MAX_LANES; i++) first[i] = -1;
+    for (uint32_t l = 0; l < n; l++) {
+        if (!mg_rec_active(r, l)) continue;
+        uint32_t k = row_const && rows_same ? 0 : row_const ? l / p : l % p;
+        if (k >= MG_TRACE_MAX_LANES) k = MG_TRACE_MAX_LANES - 1;
+        if (first[k] < 0) first[k] = (int16_t)l;
+        src[l] = (uint8_t)first[k];
+    }
+}
+
+/* The texture unit's steps for image read r (tex_l1.unit_group_bytes > 0):
+ * its lanes in order, unit_group_bytes / texel bytes of them a group, each
+ * group one step per distinct block of unit_block_bytes x unit_block_rows
+ * texels its active lanes read (measured on the H100: the h100-texq suite,
+ * sim/MODEL.md "Memory"). */
+static uint32_t tex_unit_blocks(const mg_device *dev, const mg_rec *r)
+{
+    uint8_t src[MG_TRACE_MAX_LANES];
+    coord_lanes(r, src);
+    int64_t tb = r->width > 0 ? r->width : 1;
+    uint32_t g = (uint32_t)(dev->tex_unit_group_bytes / tb);
+    if (g < 1) g = 1;
+    if (g > MG_TRACE_MAX_LANES) g = MG_TRACE_MAX_LANES;
+    int64_t bw = dev->tex_unit_block_bytes, bh = dev->tex_unit_block_rows;
+    uint32_t blocks = 0;
+    for (uint32_t l0 = 0; l0 < r->lanes; l0 += g) {
+        uint64_t seen[MG_TRACE_MAX_LANES];
+        uint32_t n = 0;
+        for (uint32_t l = l0; l < l0 + g && l < r->lanes; l++) {
+            if (!mg_rec_active(r, l)) continue;
+            int64_t x = (int64_t)r->a[src[l]] * tb, y = r->b[src[l]];
+            uint64_t key = ((uint64_t)(uint32_t)(x >= 0 ? x / bw : -1 - (-1 - x) / bw) << 32) |
+                           (uint32_t)(y >= 0 ? y / bh : -1 - (-1 - y) / bh);
+            uint32_t j = 0;
+            while (j < n && seen[j] != key) j++;
+            if (j == n) seen[n++] = key;
+        }
+        blocks += n;
+    }
+    return blocks;
+}
+
 /* A texture read: the distinct L1 tiles of the listed lanes, each with its
- * L2 line, through the SP's texture L1. */
+ * L2 line, through the SP's texture L1.  With a texture unit
+ * (tex_l1.unit_group_bytes > 0) the read first takes the SP's unit for its
+ * blocks (tex_unit_blocks), which then bounds the path's throughput in
+ * place of the L1's byte pipe. */
 __attribute__((always_inline))
 static inline double tex_read(mg_sim *s, mg_spi *p, mg_part *q, const mg_rec *r,
                               const uint8_t *ln, uint32_t nl, double bytes, double t)
 {
     uint64_t ids[MAX_IDS], l2ids[MAX_IDS];
     const mg_texlayout *m = tex_map_of(s, r);
+    double busy = bytes;
+    if (s->dev->tex_unit_group_bytes > 0) {
+        double blocks = (double)tex_unit_blocks(s->dev, r);
+        t = mg_pipe_take(&p->texu, t, blocks) + blocks / p->texu.per_cycle;
+        busy = 0;
+    }
     uint32_t n = nl;
     if (!mg_texlayout_ids_n(m, r->a, r->b, ln, nl, ids, l2ids))
         n = uniq2(ids, l2ids, n);    /* distinct tiles, each with its L2 line */
     return l1_path(s, MG_LV_TEX_L1, &p->tex_l1, &q->tex, &s->dev->tex_l1, ids, l2ids, n,
-                   bytes, bytes, t, m, p->tex_fills);
+                   bytes, busy, t, m, p->tex_fills);
 }
 
 /* An image write: the texture L1 is read-only; writes go to the L2 a line
@@ -430,7 +493,7 @@ double mg_mem_pipe_rate(const mg_device *dev, int p)
 {
     double clk = dev->clock_hz, nsp = (double)dev->sp_count;
     switch (p) {       /* as mg_mem_init sets the pipes' per_cycle */
-    case MG_BP_TEX: return dev->tex_l1.bandwidth / clk / nsp;
+    case MG_BP_TEX: return mg_device_tex_bandwidth(dev) / clk / nsp;
     case MG_BP_BUF: return dev->buffer_path == MG_BUF_VIA_L1 ? dev->buf_l1.bandwidth / clk / nsp : 0;
     case MG_BP_LMEM:         /* the faster of the two local rates (local_busy) */
         return dev->local_kind == MG_LOCAL_ONCHIP
@@ -477,6 +540,8 @@ int mg_mem_init(mg_sim *s)
             if (!p->tex_fills || !p->buf_fills) return -1;
         }
         p->lookup.per_cycle = 1.0;     /* lookup_bytes blocks per cycle */
+        p->texu.per_cycle = dev->tex_unit_blocks_per_cycle > 0 ? dev->tex_unit_blocks_per_cycle
+                                                                : 1.0;
         /* each partition: 1/partitions of the SP's first-level pipes */
         double share = 1.0 / (double)mg_sim_partitions(dev);
         for (int k = 0; k < MG_MAX_PARTITIONS; k++) {

@@ -17,7 +17,7 @@ void mg_roofline_compute(const mg_device *dev, const mg_sim_stats *st, mg_roofli
 {
     memset(r, 0, sizeof *r);
     r->peak_flops = mg_device_peak_flops(dev, st->fp16_dominant);
-    r->bw[MG_LV_TEX_L1] = dev->tex_l1.bandwidth;
+    r->bw[MG_LV_TEX_L1] = mg_device_tex_bandwidth(dev);
     r->bw[MG_LV_BUF_L1] = dev->buffer_path == MG_BUF_VIA_L1 ? dev->buf_l1.bandwidth : 0;
     r->bw[MG_LV_LOCAL] = dev->local_kind == MG_LOCAL_ONCHIP ? dev->local_bandwidth : 0;
     r->bw[MG_LV_CONST] = dev->const_bandwidth;

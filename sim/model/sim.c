@@ -117,6 +117,7 @@ static int fits(const mg_sim *s, int sp, const mg_wgi *g)
     if (g->n_groups > 1) return p->wgs == 0;
     if (p->warps + g->res_warps > (uint64_t)dev->max_warps_per_sp) return 0;
     if (p->items + g->res_items > (uint64_t)dev->max_items_per_sp) return 0;
+    if (dev->max_wgs_per_sp > 0 && p->wgs >= (uint64_t)dev->max_wgs_per_sp) return 0;
     if (p->local + g->res_local > (uint64_t)dev->local_size && g->res_local) return 0;
     if (dev->reg_model == MG_REG_SHARED_POOL)
         return p->regs + g->res_regs <= (uint64_t)dev->pool_regs_per_sp;

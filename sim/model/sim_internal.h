@@ -188,6 +188,7 @@ typedef struct mg_spi {
     mg_part  part[MG_MAX_PARTITIONS];
     uint32_t next_part;         /* the partition the next resident warp goes to */
     mg_pipe  lookup;            /* the buffer L1's tag stage, shared (mem.c) */
+    mg_pipe  texu;              /* the texture unit's block stage, shared (mem.c) */
     mg_cache tex_l1, buf_l1;
     mg_fill *tex_fills, *buf_fills; /* their fills in flight (fills.h); NULL: not kept */
     double   busy_since, last_change;

@@ -647,6 +647,71 @@ static void test_track_fills(void)
     free(dev);
 }
 
+/* core.max_workgroups_per_sp: 64 one-warp work groups per SM fit the warp
+ * slots, but with a cap of 32 only 32 are resident at once (the most
+ * resident warps drops from 64 to 32) and the launch takes longer; a cap
+ * above what the other limits allow changes nothing. */
+static mg_sim_stats wg_cap_run(mg_device *dev, int cap)
+{
+    char line[160];
+    snprintf(line, sizeof line, "mlp range=4096 loads=1 iters=256 items=%d wg=32",
+             (int)dev->sp_count * 32 * 64);
+    dev->max_wgs_per_sp = cap;
+    return sim(dev, line);
+}
+
+static void test_wg_cap(void)
+{
+    mg_device *dev = load_dev("nvidia-h100");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dev);
+    dev->launch_overhead_s = 0;
+    mg_sim_stats none = wg_cap_run(dev, 0), c32 = wg_cap_run(dev, 32);
+    mg_sim_stats c64 = wg_cap_run(dev, 64);
+    CU_ASSERT_EQUAL(none.resident_warps_max, 64);
+    CU_ASSERT_EQUAL(c32.resident_warps_max, 32);
+    CU_ASSERT_TRUE(c32.cycles > 1.3 * none.cycles);
+    CU_ASSERT_DOUBLE_EQUAL(c64.cycles, none.cycles, 1e-9 * none.cycles);
+    free(dev);
+}
+
+/* tex_l1.unit_group_bytes: the texture unit takes a read's lanes 64 B of
+ * texels at a time, one step per distinct 32 B x 8-row block a group
+ * touches (the h100-texq suite): at full occupancy a warp whose lanes
+ * share one RGBA32F texel costs half of one whose lanes read 32 texels of
+ * a row, a column of texels 8 rows apart twice that, RGBA16F texels half
+ * of RGBA32F; without the unit the lanes' bytes set the cost, whatever
+ * they share. */
+static double texq_cycles(mg_device *dev, int group, const char *pat, int readers,
+                          const char *storage)
+{
+    char line[200];
+    int tb = strcmp(storage, "fp16") ? 16 : 8;
+    snprintf(line, sizeof line, "bandwidth mem=image footprint=%d items=%d iters=2 "
+             "readers=%d wg=256,1,1 pattern=%s vec=4 storage=%s", tb * 32 * readers,
+             (int)dev->sp_count * 2048, readers, pat, storage);
+    dev->tex_unit_group_bytes = group;
+    return sim(dev, line).cycles;
+}
+
+static void test_tex_unit(void)
+{
+    mg_device *dev = load_dev("nvidia-h100");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dev);
+    dev->launch_overhead_s = 0;
+    double one = texq_cycles(dev, 64, "column", 1, "fp32");
+    double row = texq_cycles(dev, 64, "column", 32, "fp32");
+    double col8 = texq_cycles(dev, 64, "block8", 4, "fp32");
+    double half = texq_cycles(dev, 64, "column", 32, "fp16");
+    double off1 = texq_cycles(dev, 0, "column", 1, "fp32");
+    double off32 = texq_cycles(dev, 0, "column", 32, "fp32");
+    CU_ASSERT_TRUE(one > 0 && row > 0 && col8 > 0 && half > 0 && off1 > 0 && off32 > 0);
+    CU_ASSERT_DOUBLE_EQUAL(row / one, 2.0, 0.3);
+    CU_ASSERT_DOUBLE_EQUAL(col8 / row, 2.0, 0.3);
+    CU_ASSERT_DOUBLE_EQUAL(row / half, 2.0, 0.3);
+    CU_ASSERT_DOUBLE_EQUAL(off32 / off1, 1.0, 0.1);
+    free(dev);
+}
+
 int add_model_suite(void)
 {
     CU_pSuite s = CU_add_suite("model", NULL, NULL);
@@ -667,7 +732,9 @@ int add_model_suite(void)
         !CU_add_test(s, "local_broadcast", test_local_broadcast) ||
         !CU_add_test(s, "partitions", test_partitions) ||
         !CU_add_test(s, "miss_cap", test_miss_cap) ||
-        !CU_add_test(s, "track_fills", test_track_fills))
+        !CU_add_test(s, "track_fills", test_track_fills) ||
+        !CU_add_test(s, "wg_cap", test_wg_cap) ||
+        !CU_add_test(s, "tex_unit", test_tex_unit))
         return -1;
     return 0;
 }
