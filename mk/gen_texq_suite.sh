@@ -1,5 +1,6 @@
 #!/bin/sh
-# mk/gen_texq_suite.sh - write configs/suites/h100-texq.json: the texture
+# mk/gen_texq_suite.sh - write configs/suites/h100-texq.json (and
+# h100-texq-lone.json, below): the texture
 # unit's cost per warp request against the distinct texels the request
 # reads.  `bandwidth` kernels over an L1-resident image (mem=image,
 # RGBA32F and RGBA16F), 270336 items (2048 per SM of the H100's 132),
@@ -23,6 +24,29 @@ file=configs/suites/h100-texq.json
             for r in 1 2 4 8 16 32 64; do
                 printf '{"op": "bandwidth", "mem": "image", "footprint": %s, "items": 270336, "iters": 64, "readers": %s, "wg": "256,1,1", "pattern": "%s", "vec": 4, "storage": "%s"}\n' \
                     $((tb * 32 * r)) "$r" "$pat" "$st"
+            done
+        done
+    done | awk 'NR > 1 { print prev "," } { prev = "    " $0 } END { print prev }'
+    printf '  ]\n}\n'
+} > "$file.tmp.$$"
+mv "$file.tmp.$$" "$file"
+
+# configs/suites/h100-texq-lone.json: the same reads (one texel per lane,
+# 32 distinct texels along a row, 4 down a column 8 rows apart) at 1, 2
+# and 4 warps per SM, one work group per SM: what one partition's reads
+# cost beyond the unit's blocks (tex_l1.unit_issue_cycles).
+file=configs/suites/h100-texq-lone.json
+{
+    printf '{\n  "schema": "mgsim-suite/1",\n  "name": "h100-texq-lone",\n'
+    printf '  "description": "%s",\n  "schedules": [\n' \
+        "texture requests at 1, 2 and 4 warps per SM, one work group per SM: what one partition's reads cost beyond the texture unit's blocks (mk/gen_texq_suite.sh)"
+    for st in fp32 fp16; do
+        tb=16; [ "$st" = fp16 ] && tb=8
+        for pr in column:1 column:32 block8:4; do
+            pat=${pr%:*}; r=${pr#*:}
+            for w in 1 2 4; do
+                printf '{"op": "bandwidth", "mem": "image", "footprint": %s, "items": %s, "iters": 64, "readers": %s, "wg": "%s,1,1", "pattern": "%s", "vec": 4, "storage": "%s"}\n' \
+                    $((tb * 32 * r)) $((132 * 32 * w)) "$r" $((32 * w)) "$pat" "$st"
             done
         done
     done | awk 'NR > 1 { print prev "," } { prev = "    " $0 } END { print prev }'

@@ -24,6 +24,8 @@
 #   configs/measured/h100/validate-texq.{txt,json}  the texq suite
 #       (texq-timings.json: texture reads of 1-64 distinct texels per warp,
 #       along a row or down a column; mk/gen_texq_suite.sh)
+#   configs/measured/h100/validate-texq-lone.{txt,json}  the same reads at
+#       1, 2 and 4 warps per SM (texq-lone-timings.json)
 #   configs/measured/h100/validate-base.{txt,json}  the suite on the base
 #       config itself, for comparison
 #   configs/measured/h100/validate-layers.{txt,json,png}  the realistic
@@ -69,6 +71,9 @@ step "H100: the knobs suite (knobs-timings.json: one knob at a time around image
 step "H100: the texq suite (texq-timings.json: texture requests against distinct texels)"
 "$MGSIM" validate --config $H/calibrated.json --timings $H/texq-timings.json -j "$J" \
     --json-file $H/validate-texq.json -o $H/validate-texq.txt
+step "H100: the texq-lone suite (texq-lone-timings.json: texture requests at 1-4 warps per SM)"
+"$MGSIM" validate --config $H/calibrated.json --timings $H/texq-lone-timings.json -j "$J" \
+    --json-file $H/validate-texq-lone.json -o $H/validate-texq-lone.txt
 step "H100: the suite on the base config"
 "$MGSIM" validate --config configs/devices/nvidia-h100.json --timings $H/timings.json \
     -j "$J" --json-file $H/validate-base.json -o $H/validate-base.txt

@@ -125,6 +125,7 @@ typedef struct mg_device {
     int64_t tex_unit_block_bytes;
     int64_t tex_unit_block_rows;
     double  tex_unit_blocks_per_cycle;  /* per SP */
+    int64_t tex_unit_issue_cycles;      /* the reading warp's wait past the unit's blocks */
 
     /* image layout below the texture L1: images are stored in 2D blocks of
      * block_w x block_h texels of tile_texel_bytes, and an L2 miss on an

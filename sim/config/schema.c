@@ -165,6 +165,9 @@ const mg_field mg_schema[] = {
      NULL, "rows", "height in texel rows of that block"},
     {"tex_l1.unit_blocks_per_cycle", MG_T_NUM, OFF(tex_unit_blocks_per_cycle), 0, 0.001, 1024,
      "1", NULL, NULL, "blocks/cycle", "blocks the texture unit of one core reads per cycle"},
+    {"tex_l1.unit_issue_cycles", MG_T_INT, OFF(tex_unit_issue_cycles), 0, 0, 100000, "0",
+     NULL, NULL, "cycles", "cycles after the unit has read a warp's blocks before that "
+     "warp issues again (one warp's reads follow each other at blocks + this)"},
 
     /* image layout below the texture L1 (texlayout.c) */
     {"image.block_w_texels", MG_T_INT, OFF(img_block_w_texels), 0, 0, 4096, "0", NULL, NULL,

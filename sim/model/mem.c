@@ -328,27 +328,43 @@ static uint32_t tex_unit_blocks(const mg_device *dev, const mg_rec *r)
     return blocks;
 }
 
+/* The texture unit's part of image read r issued at t on SP p: the SP's
+ * unit reads r's blocks (tex_unit_blocks); the issuing warp's next record
+ * waits until the unit is done plus tex_l1.unit_issue_cycles
+ * (s->issue_after), so one warp's reads follow each other at blocks +
+ * unit_issue_cycles while several warps share the unit's blocks per
+ * cycle.  Returns when the unit is done (the texture L1 lookup starts). */
+static double tex_unit(mg_sim *s, mg_spi *p, const mg_rec *r, double t)
+{
+    double blocks = (double)tex_unit_blocks(s->dev, r);
+    double end = mg_pipe_take(&p->texu, t, blocks) + blocks / p->texu.per_cycle;
+    s->issue_after = end + (double)s->dev->tex_unit_issue_cycles;
+    return end;
+}
+
 /* A texture read: the distinct L1 tiles of the listed lanes, each with its
  * L2 line, through the SP's texture L1.  With a texture unit
- * (tex_l1.unit_group_bytes > 0) the read first takes the SP's unit for its
- * blocks (tex_unit_blocks), which then bounds the path's throughput in
- * place of the L1's byte pipe. */
+ * (tex_l1.unit_group_bytes > 0) the read first goes through it
+ * (tex_unit), which then bounds the path's throughput in place of the
+ * L1's byte pipe. */
 __attribute__((always_inline))
 static inline double tex_read(mg_sim *s, mg_spi *p, mg_part *q, const mg_rec *r,
                               const uint8_t *ln, uint32_t nl, double bytes, double t)
 {
     uint64_t ids[MAX_IDS], l2ids[MAX_IDS];
     const mg_texlayout *m = tex_map_of(s, r);
+    mg_pipe free_pipe = {.free_at = 0, .per_cycle = 1};
+    mg_pipe *bw = &q->tex;
     double busy = bytes;
     if (s->dev->tex_unit_group_bytes > 0) {
-        double blocks = (double)tex_unit_blocks(s->dev, r);
-        t = mg_pipe_take(&p->texu, t, blocks) + blocks / p->texu.per_cycle;
+        t = tex_unit(s, p, r, t);
+        bw = &free_pipe;             /* the unit has charged the read */
         busy = 0;
     }
     uint32_t n = nl;
     if (!mg_texlayout_ids_n(m, r->a, r->b, ln, nl, ids, l2ids))
         n = uniq2(ids, l2ids, n);    /* distinct tiles, each with its L2 line */
-    return l1_path(s, MG_LV_TEX_L1, &p->tex_l1, &q->tex, &s->dev->tex_l1, ids, l2ids, n,
+    return l1_path(s, MG_LV_TEX_L1, &p->tex_l1, bw, &s->dev->tex_l1, ids, l2ids, n,
                    bytes, busy, t, m, p->tex_fills);
 }
 
@@ -444,6 +460,7 @@ double mg_mem_access(mg_sim *s, int sp, uint32_t pi, const mg_rec *r, const uint
     mg_spi *p = &s->sps[sp];
     mg_part *q = &p->part[pi];
     s->last_miss = 0;
+    s->issue_after = 0;
     unsigned act = mg_rec_popcount(r);
     double bytes = (double)act * r->width;
     uint8_t own[MG_TRACE_MAX_LANES];         /* lanes whose addresses may be new */

@@ -502,7 +502,7 @@ static int issue_mem(mg_sim *s, mg_warpi *w, const mg_rec *r, double now)
         w->loads[w->nloads++] = done;
     }
     if (done > s->now) s->now = maxd(s->now, done);    /* the launch ends after it */
-    w->ready = t0 + 1.0;
+    w->ready = maxd(t0 + 1.0, s->issue_after);   /* a texture read may hold the warp */
     if (parts > 1 && ++w->part < parts) return 1;     /* more parts: same record */
     w->part = 0;
     if (load) w->lrec++;

@@ -226,6 +226,7 @@ typedef struct mg_sim {
     struct mg_texlayout *tex;   /* mem.c: each image's layout (hdr->n_images) */
     int      l2_line_sh, buf_l1_line_sh;   /* mem.c: log2 of the lines, -1: not a power of 2 */
     int      last_miss;         /* mem.c: the last access missed a first-level cache */
+    double   issue_after;       /* mem.c: the accessing warp issues again no sooner */
 } mg_sim;
 
 /* occupancy.c: how many warps of a work group fit an SP at once by
