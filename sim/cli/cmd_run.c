@@ -12,6 +12,7 @@
 #include "base/jsonout.h"
 #include "base/progress.h"
 #include "base/opts.h"
+#include "base/term.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -22,7 +23,7 @@ static void run_usage(FILE *f)
 {
     fprintf(f,
             "Usage: mgsim run --config CFG OP [key=value ...] [--sample MODE] [--max-work N]\n"
-            "                 [--predictor sim|analytic] [--json] [-o FILE]\n"
+            "                 [--predictor sim|analytic] [--json] [-o FILE] [-q]\n"
             "       mgsim run --config CFG --trace FILE [--json] [-o FILE]\n"
             "\n"
             "Replays a kernel's access trace on the device config CFG: the trace of\n"
@@ -44,7 +45,8 @@ static void run_usage(FILE *f)
             "    instructions (estimated from its plan, as `mgsim gen` prints it;\n"
             "    default 1e9, a few minutes; 0: no limit).  With --sample the whole\n"
             "    launch is counted.  Runs of 10^8 or more show a progress line on a\n"
-            "    terminal.\n"
+            "    terminal (stderr, TERM not dumb).\n"
+            "-q, --quiet   no progress line.\n"
             "\n"
             "Example:\n"
             "  mgsim run --config configs/devices/adreno640.json conv2d H=56 W=56 \\\n"
@@ -123,14 +125,14 @@ static int prog_at(void *self, uint64_t idx, mg_trace_wg *wg, mg_diag *d)
 /* Runs of at least this many estimated warp instructions draw progress. */
 #define RUN_PROGRESS_WORK 1e8
 
-/* Wrap *src in ps when g's estimated work is long and stderr a terminal
- * (note: the estimate, kept in buf). */
+/* Wrap *src in ps when g's estimated work is long and progress may be
+ * drawn (base/term.h; note: the estimate, kept in buf). */
 static void prog_wrap(prog_source *ps, mg_trace_source *src, const mg_gen *g, char *buf,
                       size_t len)
 {
     mg_gen_work w;
     mg_gen_work_estimate(g, &w);
-    if (w.instrs < RUN_PROGRESS_WORK || !isatty(STDERR_FILENO)) return;
+    if (w.instrs < RUN_PROGRESS_WORK || !mg_term_progress()) return;
     char n[32];
     snprintf(buf, len, "(about %s warp instructions)", mg_gen_count_str(w.instrs, n, sizeof n));
     ps->in = *src;
@@ -144,7 +146,7 @@ static void prog_wrap(prog_source *ps, mg_trace_source *src, const mg_gen *g, ch
 /* The command line of run. */
 typedef struct run_args {
     const char *cfg, *trace, *out;    /* out "-": stdout */
-    int json, sample, predictor;
+    int json, sample, predictor, quiet;
     double max_work;                  /* --max-work (0: no limit) */
     int nwords;                       /* the schedule (OP key=value ...), when no --trace */
     char **words;
@@ -159,18 +161,19 @@ static int run_parse(int argc, char **argv, run_args *a)
         {"json", no_argument, NULL, 'j'},         {"output", required_argument, NULL, 'o'},
         {"help", no_argument, NULL, 'h'},         {"sample", required_argument, NULL, 's'},
         {"max-work", required_argument, NULL, 'W'}, {"predictor", required_argument, NULL, 'p'},
-        {NULL, 0, NULL, 0},
+        {"quiet", no_argument, NULL, 'q'},        {NULL, 0, NULL, 0},
     };
     *a = (run_args){.out = "-", .sample = MG_SAMPLE_OFF, .max_work = MG_GEN_MAX_WORK_DEFAULT};
     int c;
     mg_opts po;
-    mg_opts_start(&po, "mgsim", "run", "c:t:o:h", opts);
+    mg_opts_start(&po, "mgsim", "run", "c:t:o:hq", opts);
     while ((c = mg_opts_next(&po, argc, argv)) != -1) {
         switch (c) {
         case 'c': a->cfg = optarg; break;
         case 't': a->trace = optarg; break;
         case 'j': a->json = 1; break;
         case 'o': a->out = optarg; break;
+        case 'q': a->quiet = 1; break;
         case 'h': run_usage(stdout); return MG_EXIT_OK;
         case 's':
             if (mg_sample_parse(optarg, &a->sample))
@@ -263,7 +266,7 @@ int mg_cmd_run(int argc, char **argv)
         if (run_schedule(dev, a.nwords, a.words, g, &d) || mg_gen_check_work(g, a.max_work, &d))
             goto done;
         src = mg_gen_source(&gs, g);
-        prog_wrap(&ps, &src, g, note, sizeof note);
+        if (!a.quiet) prog_wrap(&ps, &src, g, note, sizeof note);
     }
     if (src.hdr->warp_width != (uint32_t)dev->warp_width)
         warn_warp_width(dev, src.hdr, a.trace ? a.trace : src.hdr->kernel);
