@@ -60,9 +60,11 @@ if command -v bash > /dev/null 2>&1; then
 . "$1"
 t() { COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMPREPLY=(); _mgsim; echo "${COMPREPLY[*]}"; }
 t mgsim con; t mgsim sweep --cu; t mgsim run --config adreno64; t mgprobe ver
+t mgsim ne; t mgsim net --cs; t mgsim net --config adreno64; t mgsim plot n; t mgsim import a
+t mgsim sweep --sha; t mgsim run --pred; t mgsim help comp
 EOS
     PATH=$D/usr/bin:$PATH bash comp.sh "$D/usr/share/bash-completion/completions/mgsim" > comp.out 2>&1
-    printf 'config\n--cutoff\nadreno640\nverify\n' > comp.exp
+    printf 'config\n--cutoff\nadreno640\nverify\nnet\n--csv\nadreno640\nnet\narchprobe autotvm\n--shard\n--predictor\ncompare\n' > comp.exp
     check "bash completion: $(tr '\n' '|' < comp.out)" cmp -s comp.out comp.exp
 fi
 
