@@ -25,7 +25,8 @@ static void gen_usage(FILE *f)
             "static features, and its access trace.  With -o DIR, writes DIR/kernel.cl,\n"
             "DIR/kernel.json and DIR/trace.mgt (trace format v3, traces/FORMAT.md;\n"
             "--no-trace skips it).  Without -o, prints the plan (--json: kernel.json)\n"
-            "or, with --source, the kernel.\n"
+            "or, with --source, the kernel.  DIR cannot be - (the plan alone goes to\n"
+            "stdout without -o).\n"
             "\n"
             "--max-work N   refuse to write a trace of more than about N warp\n"
             "    instructions (the plan's estimate, the \"work\" line; default 1e9;\n"
@@ -114,6 +115,10 @@ int mg_cmd_gen(int argc, char **argv)
     }
     if (sched_file && optind < argc)
         return mg_cli_usage_error("gen", "--schedule takes the whole schedule; no operands");
+    if (out && !strcmp(out, "-"))
+        return mg_cli_usage_error("gen", "-o -: -o names a folder (kernel.cl, kernel.json, "
+                                  "trace.mgt); without -o the plan goes to stdout (--json, "
+                                  "--source)");
     if (optind >= argc && !sched_file) {
         if (help) { gen_usage(stdout); list_ops(stdout); return MG_EXIT_OK; }
         return mg_cli_usage_error("gen", "expected an operator (mgsim gen --list)");
