@@ -157,6 +157,9 @@ static int time_check(const mg_net_time_args *a, int timed)
                                   "--only, --cache and -j need --config CFG");
     if (a->rules && a->no_rules) return mg_cli_usage_error("net", "--rules or --no-rules, not both");
     if (a->cache && a->no_cache) return mg_cli_usage_error("net", "--cache or --no-cache, not both");
+    if (a->cache && !strcmp(a->cache, "-"))
+        return mg_cli_usage_error("net", "--cache -: the cache is a folder, which cannot be "
+                                  "stdout");
     if (a->given && a->batch > 1)
         return mg_cli_usage_error("net", "--batch and --layers-only do not combine (the given "
                                   "schedules state their shapes)");
