@@ -43,6 +43,14 @@ check "the installed configs: measured/, spaces/, rules/, suites/" \
          -f "$D/usr/share/mgsim/configs/rules/romou.json" -a \
          -f "$D/usr/share/mgsim/configs/suites/pocl-small.json" -a \
          -f "$D/usr/share/doc/mgsim/sim/MODEL.md" -a -f "$D/usr/share/doc/mgsim/LICENSE"
+# the shipped networks, checked by the installed mgsim, and a network timed
+# with the default rules from the installed configs
+NET=$D/usr/share/mgsim/configs/networks/mobilenet_v2.json
+"$D/usr/bin/mgsim" net "$NET" > net.txt 2>&1
+check "installed mgsim net mobilenet_v2.json: $(head -1 net.txt)" grep -q "^MACs .*within" net.txt
+"$D/usr/bin/mgsim" net --config adreno640 "$src/tests/networks/tiny.json" --only pool --no-cache \
+    -j 2 -q > net-time.txt 2>&1
+check "installed mgsim net --config: $(tail -1 net-time.txt)" grep -q "search   exhaustive, rules romou" net-time.txt
 
 # 2. man pages: no groff warning, and man -l renders them silently
 for p in mgsim mgprobe; do
