@@ -10,7 +10,7 @@
 # Layout: PREFIX/bin/{mgsim,mgprobe}; LIBDIR/libmgsim.{a,so,so.0,so.VERSION}
 # and LIBDIR/pkgconfig/mgsim.pc; PREFIX/include/mgsim.h; PYDIR/mgsim.py;
 # PREFIX/share/mgsim/{configs,plots} (configs/devices, spaces, rules, suites,
-# measured); PREFIX/share/doc/mgsim (the documents, at their paths in the
+# networks, measured); PREFIX/share/doc/mgsim (the documents, at their paths in the
 # repository, and examples/); PREFIX/share/man/man1;
 # PREFIX/share/bash-completion/completions/{mgsim,mgprobe}.
 set -eu
@@ -44,7 +44,8 @@ files() {
     echo "644 include/mgsim.h $PREFIX/include"
     echo "644 python/mgsim.py $PYDIR"
     for f in configs/devices/*.json configs/spaces/*.json configs/rules/*.json \
-             configs/suites/*.json configs/README.md configs/PROFILE.md; do
+             configs/suites/*.json configs/networks/*.json configs/networks/README.md \
+             configs/README.md configs/PROFILE.md; do
         echo "644 $f $SHARE/$(dirname "$f")"
     done
     find configs/measured -type f | LC_ALL=C sort | while read -r f; do
@@ -53,7 +54,7 @@ files() {
     for f in plots/*.gp plots/README.md; do echo "644 $f $SHARE/plots"; done
     for f in README.md ARCHITECTURE.md CHANGES.md LICENSE THIRD-PARTY.md doc/*.md doc/img/*.png \
              sim/MODEL.md traces/FORMAT.md configs/README.md configs/PROFILE.md \
-             configs/measured/README.md examples/*.c examples/*.py examples/Makefile; do
+             configs/measured/README.md configs/networks/README.md examples/*.c examples/*.py examples/Makefile; do
         if [ -f "$f" ]; then echo "644 $f $DOC/$(dirname "$f")"; fi
     done
     echo "644 doc/mgsim.1 $PREFIX/share/man/man1"

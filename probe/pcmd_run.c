@@ -407,6 +407,9 @@ int mgp_cmd_run(int argc, char **argv)
         }
     }
     if (optind < argc) return mgp_usage_error("run", "unexpected argument '%s'", argv[optind]);
+    if (!strcmp(o.out, "-"))
+        return mgp_usage_error("run", "-o -: the profile comes with a folder of curves and is "
+                               "resumed from, so it needs a file name");
     unsigned pi, di;
     if (mgp_kexec_parse_id(o.devid, &pi, &di))
         return mgp_usage_error("run", "--device %s: expected P:D, e.g. 0:0", o.devid);

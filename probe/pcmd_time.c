@@ -54,7 +54,8 @@ static void time_usage(FILE *f)
             "  -s, --suite FILE      the suite (required)\n"
             "  -d, --device P:D      the device (`mgprobe devices`; default 0:0)\n"
             "  -o, --output FILE     write the timings JSON to FILE (replaced only when\n"
-            "                        complete)\n"
+            "                        complete); -o - writes it to stdout and the lines\n"
+            "                        to stderr\n"
             "      --warmup N        untimed launches before timing (default 2)\n"
             "      --reps N          timed launches (default 10, max 32)\n"
             "      --list            parse and generate every schedule, print them\n"
@@ -230,8 +231,8 @@ static cJSON *time_one(tctx *c, const mg_schedule *s, size_t index, const char *
     return o;
 }
 
-/* Print one kernel's line. */
-static void print_line(const cJSON *k)
+/* Print one kernel's line to f. */
+static void print_line(FILE *f, const cJSON *k)
 {
     const char *st = cJSON_GetObjectItemCaseSensitive(k, "status")->valuestring;
     const char *sched = cJSON_GetObjectItemCaseSensitive(k, "schedule")->valuestring;
@@ -239,12 +240,12 @@ static void print_line(const cJSON *k)
     if (ns) {
         double med = cJSON_GetObjectItemCaseSensitive(ns, "median")->valuedouble;
         double sp = cJSON_GetObjectItemCaseSensitive(ns, "spread")->valuedouble;
-        printf("ok %10.1f us %5.1f%%  %s\n", med / 1000, 100 * sp, sched);
+        fprintf(f, "ok %10.1f us %5.1f%%  %s\n", med / 1000, 100 * sp, sched);
     } else {
-        printf("%s: %s: %s\n", st, sched,
-               cJSON_GetObjectItemCaseSensitive(k, "reason")->valuestring);
+        fprintf(f, "%s: %s: %s\n", st, sched,
+                cJSON_GetObjectItemCaseSensitive(k, "reason")->valuestring);
     }
-    fflush(stdout);
+    fflush(f);
 }
 
 static int write_out(const char *path, const cJSON *doc)
@@ -257,7 +258,8 @@ static int write_out(const char *path, const cJSON *doc)
     return rc;
 }
 
-/* Time the whole suite.  Returns the exit status. */
+/* Time the whole suite; the lines go to stdout, or to stderr when the
+ * timings do (out "-").  Returns the exit status. */
 static int time_suite(const char *path, const mg_suite *su, unsigned pi, unsigned di,
                       const char *out, int warmup, int reps)
 {
@@ -284,7 +286,8 @@ static int time_suite(const char *path, const mg_suite *su, unsigned pi, unsigne
     cJSON_AddNumberToObject(set, "reps", reps);
     cJSON_AddBoolToObject(set, "nv_verbose", c.opts != NULL);
     cJSON *ks = cJSON_AddArrayToObject(doc, "kernels");
-    printf("device %u:%u: %s (driver %s), suite %s: %zu kernels\n", pi, di, rd.x.name,
+    FILE *txt = out && !strcmp(out, "-") ? stderr : stdout;
+    fprintf(txt, "device %u:%u: %s (driver %s), suite %s: %zu kernels\n", pi, di, rd.x.name,
            cJSON_GetObjectItemCaseSensitive(rd.json, "driver_version")->valuestring, su->name,
            su->n);
     size_t cnt[4] = {0};
@@ -293,12 +296,12 @@ static int time_suite(const char *path, const mg_suite *su, unsigned pi, unsigne
         const char *st;
         cJSON *k = time_one(&c, &su->s[i], i, &st);
         for (int j = 0; j < 4; j++) cnt[j] += !strcmp(st, names[j]);
-        print_line(k);
+        print_line(txt, k);
         cJSON_AddItemToArray(ks, k);
     }
     if (stop_flag) cJSON_AddTrueToObject(doc, "interrupted");
-    printf("time: %zu ok, %zu wrong, %zu skipped, %zu errors%s\n", cnt[0], cnt[1], cnt[2],
-           cnt[3], stop_flag ? " (interrupted)" : "");
+    fprintf(txt, "time: %zu ok, %zu wrong, %zu skipped, %zu errors%s\n", cnt[0], cnt[1],
+            cnt[2], cnt[3], stop_flag ? " (interrupted)" : "");
     int rc = cnt[1] || cnt[3] || stop_flag ? MGP_EXIT_NO : MGP_EXIT_OK;
     if (out && write_out(out, doc)) rc = MGP_EXIT_BAD;
     cJSON_Delete(doc);

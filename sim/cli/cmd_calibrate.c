@@ -25,8 +25,9 @@ static void calibrate_usage(FILE *f)
             "the aspect.key; the rest comes from the base config (its own sources) or\n"
             "the schema default; a required key neither answers is a placeholder and\n"
             "reported as unknown.  The config is written complete (defaults written\n"
-            "out) and passes `mgsim config check --strict`.  The report (stdout) lists\n"
-            "every key with its origin: profile, base, default or unknown.\n"
+            "out) and passes `mgsim config check --strict`.  The report (stdout; on\n"
+            "stderr when -o - puts the config on stdout) lists every key with its\n"
+            "origin: profile, base, default or unknown.\n"
             "\n"
             "Every value taken from the profile is checked for plausibility against\n"
             "the device's other figures first: one a rule calls impossible is refused\n"
@@ -113,13 +114,14 @@ int mg_cmd_calibrate(int argc, char **argv)
     }
     if (mg_calibrate(prof, base, &o, cal, &d)) goto done;
     if (mg_json_save(out, cal->config, &d)) goto done;
+    FILE *rf = strcmp(out, "-") ? stdout : stderr;    /* -o -: the config has stdout */
     if (json) {
         cJSON *j = mg_cal_report_json(cal);
-        int w = mg_json_write(stdout, j);
+        int w = mg_json_write(rf, j);
         cJSON_Delete(j);
         if (w) goto done;
     } else {
-        mg_cal_report_text(stdout, cal);
+        mg_cal_report_text(rf, cal);
     }
     rc = MG_EXIT_OK;
 done:

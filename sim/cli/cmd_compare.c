@@ -16,7 +16,7 @@ static void compare_usage(FILE *f)
 {
     fprintf(f,
             "Usage: mgsim compare --measured PROFILE --model PROFILE [--exclude FILE]\n"
-            "                     [--max-mean PCT] [-o REPORT.json]\n"
+            "                     [--max-mean PCT] [-o REPORT.json | -o -]\n"
             "\n"
             "Sets a measured profile's curves (mgprobe run, mgsim import archprobe)\n"
             "against a model's (mgsim vprobe) point by point, at the x both have: per\n"
@@ -24,7 +24,8 @@ static void compare_usage(FILE *f)
             "cache_image) the mean and largest relative error and the knees\n"
             "(first_drop_bytes).  --exclude names points left out, each with its\n"
             "reason (shown).  --max-mean: exit 1 when a bandwidth curve's mean error\n"
-            "exceeds PCT.\n"
+            "exceeds PCT.  -o writes the report as JSON (mgsim-compare/1) besides the\n"
+            "text on stdout; -o - prints the JSON alone on stdout.\n"
             "\n"
             "Example:\n"
             "  mgsim compare --measured pixel4.json --model model.json\n");
@@ -82,7 +83,7 @@ int mg_cmd_compare(int argc, char **argv)
     if (exf && !ex) goto done;
     rep = mg_curvecmp(meas, model, ex, &d);
     if (!rep || (out && mg_json_save(out, rep, &d))) goto done;
-    mg_curvecmp_print(stdout, rep);
+    if (!out || strcmp(out, "-")) mg_curvecmp_print(stdout, rep);
     rc = over_limit(rep, lim) ? MG_EXIT_NO : MG_EXIT_OK;
 done:
     if (mg_diag_failed(&d)) mg_diag_print(&d, stderr, "mgsim: compare");

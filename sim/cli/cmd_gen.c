@@ -3,6 +3,7 @@
  * from one schedule.
  */
 #include "sim/cli/cli.h"
+#include "sim/cli/prog_source.h"
 #include "traces/gen/gen.h"
 #include "traces/gen/op.h"
 #include "base/jsonfile.h"
@@ -16,7 +17,7 @@ static void gen_usage(FILE *f)
 {
     fprintf(f,
             "Usage: mgsim gen OP [key=value ...] [-o DIR] [--no-trace] [--source] [--json]\n"
-            "                [--max-work N]\n"
+            "                [--max-work N] [-q]\n"
             "       mgsim gen --schedule FILE.json [-o DIR] ...  (a JSON object: \"op\" + keys)\n"
             "       mgsim gen OP --help      the keys OP takes, with defaults and ranges\n"
             "       mgsim gen --list         the operators\n"
@@ -25,15 +26,32 @@ static void gen_usage(FILE *f)
             "static features, and its access trace.  With -o DIR, writes DIR/kernel.cl,\n"
             "DIR/kernel.json and DIR/trace.mgt (trace format v3, traces/FORMAT.md;\n"
             "--no-trace skips it).  Without -o, prints the plan (--json: kernel.json)\n"
-            "or, with --source, the kernel.\n"
+            "or, with --source, the kernel.  DIR cannot be - (the plan alone goes to\n"
+            "stdout without -o).\n"
             "\n"
             "--max-work N   refuse to write a trace of more than about N warp\n"
             "    instructions (the plan's estimate, the \"work\" line; default 1e9;\n"
-            "    0: no limit)\n"
+            "    0: no limit).  Traces of 10^6 or more draw a progress line on a\n"
+            "    terminal (stderr, TERM not dumb).\n"
+            "-q, --quiet   no progress line.\n"
             "\n"
             "Example:\n"
             "  mgsim gen conv2d H=56 W=56 Cin=128 Cout=128 K=1 tile=4x4 wg=16,4 \\\n"
             "      layout=image -o /tmp/k\n");
+}
+
+/* -o DIR: the files, the trace with a progress line when it is long and
+ * not quiet (prog_source.h).  0, or -1 with the problem in d. */
+static int write_dir(const mg_gen *g, const char *dir, int no_trace, int quiet, mg_diag *d)
+{
+    mg_gen_stream gs;
+    mg_trace_source src = mg_gen_source(&gs, g);
+    mg_prog_source ps;
+    memset(&ps, 0, sizeof ps);
+    if (!no_trace && !quiet) mg_prog_source_wrap(&ps, &src, g, "mgsim: gen");
+    int rc = mg_gen_write_dir(g, dir, no_trace, &src, d);
+    mg_prog_source_end(&ps);
+    return rc;
 }
 
 static void list_ops(FILE *f)
@@ -85,19 +103,20 @@ int mg_cmd_gen(int argc, char **argv)
         {"source", no_argument, NULL, 's'},       {"json", no_argument, NULL, 'j'},
         {"list", no_argument, NULL, 'l'},         {"help", no_argument, NULL, 'h'},
         {"schedule", required_argument, NULL, 'S'}, {"max-work", required_argument, NULL, 'W'},
-        {NULL, 0, NULL, 0},
+        {"quiet", no_argument, NULL, 'q'},        {NULL, 0, NULL, 0},
     };
     const char *out = NULL, *sched_file = NULL;
-    int no_trace = 0, source = 0, json = 0, help = 0;
+    int no_trace = 0, source = 0, json = 0, help = 0, quiet = 0;
     double max_work = MG_GEN_MAX_WORK_DEFAULT;
     int c;
     /* Options may come anywhere; key=value words are operands. */
     mg_opts po;
-    mg_opts_start(&po, "mgsim", "gen", "o:h", opts);
+    mg_opts_start(&po, "mgsim", "gen", "o:hq", opts);
     while ((c = mg_opts_next(&po, argc, argv)) != -1) {
         switch (c) {
         case 'o': out = optarg; break;
         case 'n': no_trace = 1; break;
+        case 'q': quiet = 1; break;
         case 's': source = 1; break;
         case 'j': json = 1; break;
         case 'l': list_ops(stdout); return MG_EXIT_OK;
@@ -114,6 +133,10 @@ int mg_cmd_gen(int argc, char **argv)
     }
     if (sched_file && optind < argc)
         return mg_cli_usage_error("gen", "--schedule takes the whole schedule; no operands");
+    if (out && !strcmp(out, "-"))
+        return mg_cli_usage_error("gen", "-o -: -o names a folder (kernel.cl, kernel.json, "
+                                  "trace.mgt); without -o the plan goes to stdout (--json, "
+                                  "--source)");
     if (optind >= argc && !sched_file) {
         if (help) { gen_usage(stdout); list_ops(stdout); return MG_EXIT_OK; }
         return mg_cli_usage_error("gen", "expected an operator (mgsim gen --list)");
@@ -142,7 +165,7 @@ int mg_cmd_gen(int argc, char **argv)
         rc = MG_EXIT_BAD;
     } else if (out) {
         if ((!no_trace && mg_gen_check_work(g, max_work, &d)) ||
-            mg_gen_write_dir(g, out, no_trace, &d))
+            write_dir(g, out, no_trace, quiet, &d))
             rc = MG_EXIT_BAD;
     } else if (source) {
         fputs(g->source, stdout);

@@ -45,7 +45,8 @@ static void import_usage(FILE *f)
             "\n"
             "  -o, --output FILE    archprobe: write the profile to FILE and its curves\n"
             "                       to FILE less .json plus .curves/ (NAME.json each);\n"
-            "                       autotvm: the folder to write (made if missing)\n"
+            "                       autotvm: the folder to write (made if missing);\n"
+            "                       neither can be - (stdout)\n"
             "  -n, --name NAME      the device name (default: DIR's last component)\n"
             "  -h, --help           print this help\n"
             "\n"
@@ -155,6 +156,12 @@ int mg_cmd_import(int argc, char **argv)
     }
     if (argc - optind != 2)
         return mg_cli_usage_error("import", "expected FORMAT and INPUT (e.g. archprobe DIR)");
+    if (out && !strcmp(out, "-"))
+        return mg_cli_usage_error("import", "-o -: %s", !strcmp(argv[optind], "autotvm")
+                                  ? "autotvm writes a folder of documents, so it needs a "
+                                    "folder name"
+                                  : "the profile comes with a folder of curves, so it needs "
+                                    "a file name");
     if (!strcmp(argv[optind], "autotvm")) {
         if (name) return mg_cli_usage_error("import", "--name is for archprobe");
         return import_autotvm(argv[optind + 1], out);

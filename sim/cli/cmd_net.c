@@ -10,8 +10,10 @@
 #include "sim/model/model.h"
 #include "sim/search/screen.h"
 #include "base/afile.h"
+#include "base/csv.h"
 #include "base/jsonout.h"
 #include "base/opts.h"
+#include "base/term.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -21,11 +23,12 @@
 static void net_usage(FILE *f)
 {
     fprintf(f,
-            "Usage: mgsim net NETWORK [--json] [-o FILE]\n"
+            "Usage: mgsim net NETWORK [--json] [-o FILE] [--csv FILE]\n"
             "       mgsim net --config CFG NETWORK [--rules FILE | --no-rules] [--tune]\n"
             "                 [--screen analytic:K] [-j N] [--sample auto|off|N]\n"
             "                 [--batch N] [--layers-only SCHEDULES.json] [--only L1,L2]\n"
-            "                 [--cache DIR | --no-cache] [-v] [--json] [-o FILE]\n"
+            "                 [--cache DIR | --no-cache] [-v] [-q] [--json] [-o FILE]\n"
+            "                 [--csv FILE]\n"
             "\n"
             "Load and check a network description (configs/networks/*.json, format in\n"
             "configs/networks/README.md): every layer's operator, keys, inputs and\n"
@@ -44,6 +47,9 @@ static void net_usage(FILE *f)
             "  --json              the report as JSON (mgsim-network-info/1, or with\n"
             "                      --config mgsim-net-time/1: `mgsim plot net` reads it)\n"
             "  -o FILE             write the report to FILE (all or nothing; - is stdout)\n"
+            "  --csv FILE          also write one row per layer as CSV to FILE (the JSON\n"
+            "                      report's layers; with --config each kernel's\n"
+            "                      schedule knobs as columns); --csv - prints it alone\n"
             "  --rules FILE        the rule set that prunes each layer's space\n"
             "  --no-rules          simulate every candidate\n"
             "  --tune              screen analytically (analytic:%d) on all CPUs\n"
@@ -62,14 +68,26 @@ static void net_usage(FILE *f)
             "  --no-cache          neither read nor write the cache\n"
             "  -v, --verbose       say on stderr how many kernels were searched and how\n"
             "                      many came from the cache\n"
+            "  -q, --quiet         no progress lines (a line per layer searched, drawn\n"
+            "                      only when stderr is a terminal and TERM is not dumb)\n"
             "\n"
             "A bad network, config, rule set, schedules file or option is one line\n"
             "naming the file and the problem (exit 2); nothing is written then.\n",
             MG_NET_TUNE_K);
 }
 
-static int write_report(const mg_net *n, int json, const char *out, mg_diag *d)
+/* The report of the network alone: --csv (its layers) and -o (text or
+ * JSON; out NULL: another output has stdout), each atomically.  0, or -1
+ * with the problem in d. */
+static int write_report(const mg_net *n, int json, const char *out, const char *csv, mg_diag *d)
 {
+    if (csv) {
+        cJSON *j = mg_net_json(n);
+        int bad = mg_csv_save_rows(cJSON_GetObjectItemCaseSensitive(j, "layers"), csv, d);
+        cJSON_Delete(j);
+        if (bad) return -1;
+    }
+    if (!out) return 0;
     mg_afile af;
     FILE *f = mg_afile_open(&af, out);
     if (!f) {
@@ -139,6 +157,9 @@ static int time_check(const mg_net_time_args *a, int timed)
                                   "--only, --cache and -j need --config CFG");
     if (a->rules && a->no_rules) return mg_cli_usage_error("net", "--rules or --no-rules, not both");
     if (a->cache && a->no_cache) return mg_cli_usage_error("net", "--cache or --no-cache, not both");
+    if (a->cache && !strcmp(a->cache, "-"))
+        return mg_cli_usage_error("net", "--cache -: the cache is a folder, which cannot be "
+                                  "stdout");
     if (a->given && a->batch > 1)
         return mg_cli_usage_error("net", "--batch and --layers-only do not combine (the given "
                                   "schedules state their shapes)");
@@ -159,28 +180,36 @@ int mg_cmd_net(int argc, char **argv)
         {"tune", no_argument, NULL, 'T'},          {"screen", required_argument, NULL, 'Z'},
         {"sample", required_argument, NULL, 'S'},  {"jobs", required_argument, NULL, 'j'},
         {"batch", required_argument, NULL, 'B'},   {"only", required_argument, NULL, 'O'},
+        {"csv", required_argument, NULL, 'V'},     {"quiet", no_argument, NULL, 'q'},
         {NULL, 0, NULL, 0},
     };
-    int json = 0, c, timed = 0;
-    const char *out = "-";
+    int json = 0, c, timed = 0, out_given = 0;
+    const char *out = "-", *csv = NULL;
     mg_net_time_args a;
     memset(&a, 0, sizeof a);
     a.batch = 1;
     a.sample = MG_SAMPLE_AUTO;
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     a.threads = cpus > 0 ? (int)cpus : 1;
-    a.progress = isatty(STDERR_FILENO);
+    a.progress = mg_term_progress();
     mg_opts po;
-    mg_opts_start(&po, "mgsim", "net", "o:hvj:", opts);
+    mg_opts_start(&po, "mgsim", "net", "o:hvqj:", opts);
     while ((c = mg_opts_next(&po, argc, argv)) != -1) {
         if (c == 'x') json = 1;
-        else if (c == 'o') out = optarg;
+        else if (c == 'o') out = optarg, out_given = 1;
+        else if (c == 'V') csv = optarg;
+        else if (c == 'q') a.progress = 0;
         else if (c == 'h') { net_usage(stdout); return MG_EXIT_OK; }
         else if (c == '?' || c == ':') return MG_EXIT_BAD;
         else if (time_opt(&a, c, optarg)) return MG_EXIT_BAD;
         else timed |= c != 'c' && c != 'v';
     }
     if (argc - optind != 1) return mg_cli_usage_error("net", "expected one network file");
+    if (csv && !strcmp(csv, "-")) {
+        if (out_given && !strcmp(out, "-"))
+            return mg_cli_usage_error("net", "-o - and --csv -: only one output can go to stdout");
+        if (!out_given) out = NULL;
+    }
     if (time_check(&a, timed)) return MG_EXIT_BAD;
     mg_diag d;
     mg_diag_init(&d);
@@ -191,8 +220,9 @@ int mg_cmd_net(int argc, char **argv)
     } else {
         a.json = json;
         a.out = out;
+        a.csv = csv;
         if (a.cfg) rc = mg_net_time(&n, &a);
-        else if (write_report(&n, json, out, &d)) rc = MG_EXIT_BAD;
+        else if (write_report(&n, json, out, csv, &d)) rc = MG_EXIT_BAD;
         mg_net_free(&n);
     }
     if (rc && d.n) mg_diag_print(&d, stderr, "mgsim");

@@ -90,6 +90,9 @@ static int plot_parse(int argc, char **argv, plot_args *a)
         }
     }
     if (optind >= argc) return mg_cli_usage_error("plot", "expected a KIND and its INPUT");
+    if (a->data && !strcmp(a->data, "-"))
+        return mg_cli_usage_error("plot", "--data -: the data files are a folder, which cannot "
+                                  "go to stdout");
     const mg_plot_kind *kind = a->kind = mg_plot_kind_find(argv[optind]);
     if (!kind) return unknown_kind(argv[optind]);
     a->n = argc - optind - 1;

@@ -4,25 +4,24 @@
  * traffic, stalls and the roofline.
  */
 #include "sim/cli/cli.h"
+#include "sim/cli/prog_source.h"
 #include "sim/config/device.h"
 #include "traces/gen/gen.h"
 #include "sim/model/model.h"
 #include "sim/analytic/analytic.h"
 #include "base/afile.h"
 #include "base/jsonout.h"
-#include "base/progress.h"
 #include "base/opts.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static void run_usage(FILE *f)
 {
     fprintf(f,
             "Usage: mgsim run --config CFG OP [key=value ...] [--sample MODE] [--max-work N]\n"
-            "                 [--predictor sim|analytic] [--json] [-o FILE]\n"
+            "                 [--predictor sim|analytic] [--json] [-o FILE] [-q]\n"
             "       mgsim run --config CFG --trace FILE [--json] [-o FILE]\n"
             "\n"
             "Replays a kernel's access trace on the device config CFG: the trace of\n"
@@ -43,8 +42,9 @@ static void run_usage(FILE *f)
             "--max-work N   refuse at once a schedule of more than about N warp\n"
             "    instructions (estimated from its plan, as `mgsim gen` prints it;\n"
             "    default 1e9, a few minutes; 0: no limit).  With --sample the whole\n"
-            "    launch is counted.  Runs of 10^8 or more show a progress line on a\n"
-            "    terminal.\n"
+            "    launch is counted.  Runs of 10^6 or more show a progress line on a\n"
+            "    terminal (stderr, TERM not dumb).\n"
+            "-q, --quiet   no progress line.\n"
             "\n"
             "Example:\n"
             "  mgsim run --config configs/devices/adreno640.json conv2d H=56 W=56 \\\n"
@@ -91,60 +91,10 @@ static void warn_warp_width(const mg_device *dev, const mg_trace_header *hdr, co
     mg_diag_free(&w);
 }
 
-/* A trace source that draws a progress line (work groups handed out)
- * over another. */
-typedef struct prog_source {
-    mg_trace_source in;
-    mg_progress     p;
-    uint64_t        next;
-} prog_source;
-
-static int prog_next(void *self, mg_trace_wg *wg, mg_diag *d)
-{
-    prog_source *ps = self;
-    int rc = ps->in.next_wg(ps->in.self, wg, d);
-    if (rc == 1) mg_progress_update(&ps->p, ++ps->next);
-    return rc;
-}
-
-static int prog_seek(void *self, uint64_t idx, mg_diag *d)
-{
-    prog_source *ps = self;
-    ps->next = idx;
-    return ps->in.seek_wg(ps->in.self, idx, d);
-}
-
-static int prog_at(void *self, uint64_t idx, mg_trace_wg *wg, mg_diag *d)
-{
-    prog_source *ps = self;
-    return ps->in.wg_at(ps->in.self, idx, wg, d);
-}
-
-/* Runs of at least this many estimated warp instructions draw progress. */
-#define RUN_PROGRESS_WORK 1e8
-
-/* Wrap *src in ps when g's estimated work is long and stderr a terminal
- * (note: the estimate, kept in buf). */
-static void prog_wrap(prog_source *ps, mg_trace_source *src, const mg_gen *g, char *buf,
-                      size_t len)
-{
-    mg_gen_work w;
-    mg_gen_work_estimate(g, &w);
-    if (w.instrs < RUN_PROGRESS_WORK || !isatty(STDERR_FILENO)) return;
-    char n[32];
-    snprintf(buf, len, "(about %s warp instructions)", mg_gen_count_str(w.instrs, n, sizeof n));
-    ps->in = *src;
-    ps->next = 0;
-    mg_progress_start(&ps->p, 1, "mgsim: run", "work groups", mg_gen_num_wgs(g), buf);
-    mg_trace_source out = {src->hdr, prog_next, ps, src->seek_wg ? prog_seek : NULL,
-                           src->wg_at ? prog_at : NULL};
-    *src = out;
-}
-
 /* The command line of run. */
 typedef struct run_args {
     const char *cfg, *trace, *out;    /* out "-": stdout */
-    int json, sample, predictor;
+    int json, sample, predictor, quiet;
     double max_work;                  /* --max-work (0: no limit) */
     int nwords;                       /* the schedule (OP key=value ...), when no --trace */
     char **words;
@@ -159,18 +109,19 @@ static int run_parse(int argc, char **argv, run_args *a)
         {"json", no_argument, NULL, 'j'},         {"output", required_argument, NULL, 'o'},
         {"help", no_argument, NULL, 'h'},         {"sample", required_argument, NULL, 's'},
         {"max-work", required_argument, NULL, 'W'}, {"predictor", required_argument, NULL, 'p'},
-        {NULL, 0, NULL, 0},
+        {"quiet", no_argument, NULL, 'q'},        {NULL, 0, NULL, 0},
     };
     *a = (run_args){.out = "-", .sample = MG_SAMPLE_OFF, .max_work = MG_GEN_MAX_WORK_DEFAULT};
     int c;
     mg_opts po;
-    mg_opts_start(&po, "mgsim", "run", "c:t:o:h", opts);
+    mg_opts_start(&po, "mgsim", "run", "c:t:o:hq", opts);
     while ((c = mg_opts_next(&po, argc, argv)) != -1) {
         switch (c) {
         case 'c': a->cfg = optarg; break;
         case 't': a->trace = optarg; break;
         case 'j': a->json = 1; break;
         case 'o': a->out = optarg; break;
+        case 'q': a->quiet = 1; break;
         case 'h': run_usage(stdout); return MG_EXIT_OK;
         case 's':
             if (mg_sample_parse(optarg, &a->sample))
@@ -252,8 +203,8 @@ int mg_cmd_run(int argc, char **argv)
     mg_trace_reader *rd = NULL;
     mg_trace_source src;
     mg_gen_stream gs;
-    prog_source ps = {0};
-    char note[64];
+    mg_prog_source ps;
+    memset(&ps, 0, sizeof ps);
     if (!dev || !g || mg_device_load(a.cfg, 0, dev, &d)) goto done;
     if (a.trace) {
         rd = mg_trace_reader_open(a.trace, &d);
@@ -263,12 +214,12 @@ int mg_cmd_run(int argc, char **argv)
         if (run_schedule(dev, a.nwords, a.words, g, &d) || mg_gen_check_work(g, a.max_work, &d))
             goto done;
         src = mg_gen_source(&gs, g);
-        prog_wrap(&ps, &src, g, note, sizeof note);
+        if (!a.quiet) mg_prog_source_wrap(&ps, &src, g, "mgsim: run");
     }
     if (src.hdr->warp_width != (uint32_t)dev->warp_width)
         warn_warp_width(dev, src.hdr, a.trace ? a.trace : src.hdr->kernel);
     if (!run_report(&a, dev, &src, &d)) rc = MG_EXIT_OK;
-    mg_progress_end(&ps.p, ps.next);
+    mg_prog_source_end(&ps);
 done:
     /* warnings (unsourced config values) are not interesting here */
     if (mg_diag_failed(&d)) mg_diag_print(&d, stderr, "mgsim");

@@ -385,6 +385,9 @@ static int whatif_parse(int argc, char **argv, whatif_args *w)
     if (!a->cfg || !a->space || !w->nvary)
         return mg_cli_usage_error("whatif", "--config, --space and --vary are required");
     if (mg_sweep_args_check(a, "whatif")) return MG_EXIT_BAD;
+    if (w->results && !strcmp(w->results, "-"))
+        return mg_cli_usage_error("whatif", "--results -: a folder of results files cannot go "
+                                  "to stdout");
     if (w->csv && !strcmp(w->csv, "-")) {
         if (out_given && !strcmp(w->outp, "-"))
             return mg_cli_usage_error("whatif", "-o - and --csv -: only one output can go to "

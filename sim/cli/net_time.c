@@ -11,6 +11,7 @@
 #include "sim/search/sweep.h"
 #include "traces/gen/gen.h"
 #include "base/afile.h"
+#include "base/csv.h"
 #include "base/jsonout.h"
 #include "base/strsim.h"
 
@@ -137,9 +138,44 @@ static int make_cfg(const mg_net_time_args *a, loaded *in, mg_nt_cfg *cfg, char 
     return 0;
 }
 
+/* --csv: one row per layer of the JSON report j, its members as columns
+ * and the kernel's schedule also one column per knob, the kernel's
+ * operator as kernel_op (op stays the layer's: gpool runs as pool, fc as
+ * matmul).  0, or -1 with the problem in d. */
+static int layers_csv(const cJSON *j, const char *path, mg_diag *d)
+{
+    mg_csv *t = mg_csv_new();
+    int bad = !t;
+    const cJSON *ls = cJSON_GetObjectItemCaseSensitive(j, "layers");
+    for (const cJSON *o = ls ? ls->child : NULL; o && !bad; o = o->next) {
+        const cJSON *op = cJSON_GetObjectItemCaseSensitive(o, "op");
+        const cJSON *s = cJSON_GetObjectItemCaseSensitive(o, "schedule");
+        bad = mg_csv_row(t) || mg_csv_set_json(t, "", o);
+        if (!bad && cJSON_IsString(s) && cJSON_IsString(op)) {
+            char kop[64];
+            snprintf(kop, sizeof kop, "%.*s", (int)strcspn(s->valuestring, " "), s->valuestring);
+            bad = mg_csv_set(t, "", "kernel_op", kop) || mg_csv_set(t, "", "op", op->valuestring);
+        }
+    }
+    if (bad) mg_diag_error(d, "out of memory");
+    else bad = mg_csv_save(t, path, d) != 0;
+    mg_csv_free(t);
+    return bad ? -1 : 0;
+}
+
+/* The report: --csv (the JSON report's layers, one row each) and -o (text
+ * or JSON; NULL: not written), each atomically.  0, or -1 with the problem
+ * in d. */
 static int write_report(const mg_nt_result *r, const mg_nt_result *base,
                         const mg_net_time_args *a, mg_diag *d)
 {
+    if (a->csv) {
+        cJSON *j = mg_nt_json(r, base);
+        int bad = layers_csv(j, a->csv, d);
+        cJSON_Delete(j);
+        if (bad) return -1;
+    }
+    if (!a->out) return 0;
     mg_afile af;
     FILE *f = mg_afile_open(&af, a->out);
     if (!f) {

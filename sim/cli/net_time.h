@@ -22,7 +22,8 @@ typedef struct mg_net_time_args {
     int         threads, sample, verbose, json;
     int         progress;         /* a line per search on stderr (a terminal) */
     int64_t     batch;
-    const char *out;              /* -o */
+    const char *out;              /* -o ("-": stdout; NULL: not written) */
+    const char *csv;              /* --csv FILE (one row per layer), or NULL */
 } mg_net_time_args;
 
 /* The default analytical screen of --tune: the K fastest per layer. */

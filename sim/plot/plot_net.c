@@ -13,7 +13,9 @@
  *             layers), nmissing (not simulated), tmax (the latency, us),
  *             umax (the highest utilization drawn, %, at least 10),
  *             top_N / top_x_N (the names and centres of the 5 longest
- *             layers, for labels), ntop
+ *             layers, for labels), ntop, binds (a bit per ceiling that
+ *             binds some layer: bit 0 compute, bit L + 1 level L, so the
+ *             key lists only those)
  */
 #include "sim/plot/plot.h"
 #include "base/jsonfile.h"
@@ -47,6 +49,20 @@ static void keep_top(top_row *top, int *n, double us, double mid, const char *na
     top[i].us = us;
     top[i].mid = mid;
     snprintf(top[i].name, sizeof top[i].name, "%s", name);
+}
+
+/* The ceilings that bind some simulated layer of ls: bit 0 compute, bit
+ * L + 1 model level L. */
+static unsigned levels_used(const cJSON *ls)
+{
+    unsigned used = 0;
+    const cJSON *l;
+    cJSON_ArrayForEach(l, ls) {
+        const cJSON *b = cJSON_GetObjectItemCaseSensitive(l, "binding");
+        if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(l, "simulated")) && cJSON_IsString(b))
+            used |= 1u << (level_index(b->valuestring) + 1);
+    }
+    return used;
 }
 
 /* One layer's row into f (simulated ones), updating the scales. */
@@ -122,6 +138,7 @@ int mg_plot_prepare_net(mg_plot_job *job, int n, char **inputs, mg_diag *d)
     mg_plot_var_num(job, "nrows", nrows);
     mg_plot_var_num(job, "nmissing", idx - nrows);
     mg_plot_var_num(job, "ntop", ntop);
+    mg_plot_var_num(job, "binds", levels_used(ls));
     for (int i = 0; i < ntop; i++) {
         char var[32];
         snprintf(var, sizeof var, "top_%d", i + 1);

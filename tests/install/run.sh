@@ -43,6 +43,14 @@ check "the installed configs: measured/, spaces/, rules/, suites/" \
          -f "$D/usr/share/mgsim/configs/rules/romou.json" -a \
          -f "$D/usr/share/mgsim/configs/suites/pocl-small.json" -a \
          -f "$D/usr/share/doc/mgsim/sim/MODEL.md" -a -f "$D/usr/share/doc/mgsim/LICENSE"
+# the shipped networks, checked by the installed mgsim, and a network timed
+# with the default rules from the installed configs
+NET=$D/usr/share/mgsim/configs/networks/mobilenet_v2.json
+"$D/usr/bin/mgsim" net "$NET" > net.txt 2>&1
+check "installed mgsim net mobilenet_v2.json: $(head -1 net.txt)" grep -q "^MACs .*within" net.txt
+"$D/usr/bin/mgsim" net --config adreno640 "$src/tests/networks/tiny.json" --only pool --no-cache \
+    -j 2 -q > net-time.txt 2>&1
+check "installed mgsim net --config: $(tail -1 net-time.txt)" grep -q "search   exhaustive, rules romou" net-time.txt
 
 # 2. man pages: no groff warning, and man -l renders them silently
 for p in mgsim mgprobe; do
@@ -60,9 +68,11 @@ if command -v bash > /dev/null 2>&1; then
 . "$1"
 t() { COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMPREPLY=(); _mgsim; echo "${COMPREPLY[*]}"; }
 t mgsim con; t mgsim sweep --cu; t mgsim run --config adreno64; t mgprobe ver
+t mgsim ne; t mgsim net --cs; t mgsim net --config adreno64; t mgsim plot n; t mgsim import a
+t mgsim sweep --sha; t mgsim run --pred; t mgsim help comp
 EOS
     PATH=$D/usr/bin:$PATH bash comp.sh "$D/usr/share/bash-completion/completions/mgsim" > comp.out 2>&1
-    printf 'config\n--cutoff\nadreno640\nverify\n' > comp.exp
+    printf 'config\n--cutoff\nadreno640\nverify\nnet\n--csv\nadreno640\nnet\narchprobe autotvm\n--shard\n--predictor\ncompare\n' > comp.exp
     check "bash completion: $(tr '\n' '|' < comp.out)" cmp -s comp.out comp.exp
 fi
 

@@ -128,6 +128,9 @@ has validate meta.gp "input = 'timings-h100-small.json'" "the title names the ti
 data validate-residuals validate-residuals $D/validate-residuals-small.json
 data net net $D/net-tiny.json
 has net net.dat "0 13.904361206688199 16.812231800834013 26.619367017987035 0 0" "conv0: the first span, tex_l1-bound"
+has net meta.gp "binds = 98" "the key lists tex_l1, l2 and dram, the ceilings that bind a layer"
+has net meta.gp "input = 'net-tiny.json'" "the title names the report"
+if grep -q "set key .*at screen" plots/net.gp; then ok; else bad "net.gp: the utilization key is not placed outside the frame"; fi
 # the scripts: µs everywhere, never "us"
 if grep -n "(us\|us)" plots/*.gp >"$tmp/us"; then bad "plots write us for µs: $(head -2 "$tmp/us")"; else ok; fi
 

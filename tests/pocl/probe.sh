@@ -10,7 +10,8 @@
 #   vload    the load-issue aspect (quick): exit 0, ok or undetermined, a
 #            valid profile and curves with its three conclusion keys and
 #            seven points
-#   time     a 3-kernel suite: exit 0, valid timings; a bad suite: exit 2
+#   time     a 3-kernel suite: exit 0, valid timings; with -o - the JSON
+#            alone on stdout; a bad suite: exit 2; run -o -: exit 2
 #   truth    the buffer pointer chase (up to 3 x L2) finds the L1d and L2
 #            sizes of /sys/devices/system/cpu/cpu0/cache within a factor
 #            of 1.25 (skipped with a message when sysfs lacks them).  A
@@ -72,6 +73,15 @@ else bad "vload: exit $rc, $pts points"; sed 's/^/    /' "$tmp/vl"; fi
 "$MGPROBE" time --suite tests/pocl/suite3.json -o "$tmp/t.json" > "$tmp/time" 2>&1 &&
     "$MGPROBE" check "$tmp/t.json" > /dev/null 2>&1 && grep -q '^time: 3 ok' "$tmp/time" && ok ||
     { bad "time on the 3-kernel suite"; sed 's/^/    /' "$tmp/time"; }
+# -o -: the timings alone on stdout (valid JSON), the lines on stderr
+"$MGPROBE" time --suite tests/pocl/suite3.json --reps 2 -o - > "$tmp/t-stdout.json" 2> "$tmp/time2" &&
+    "$MGPROBE" check "$tmp/t-stdout.json" > /dev/null 2>&1 && grep -q '^time: 3 ok' "$tmp/time2" && ok ||
+    { bad "time -o -"; sed 's/^/    /' "$tmp/time2"; }
+# run -o -: refused (the profile has a folder of curves), no '-.curves' made
+absprobe=$(cd "$(dirname "$MGPROBE")" && pwd)/$(basename "$MGPROBE")
+(cd "$tmp" && "$absprobe" run -o - > run-stdout.out 2>&1); rc=$?
+[ $rc -eq 2 ] && grep -q 'needs a file name' "$tmp/run-stdout.out" && [ ! -e "$tmp/-.curves" ] &&
+    ok || bad "run -o -: exit $rc, $(head -1 "$tmp/run-stdout.out")"
 echo '[{"op": "matmul", "M": 0}]' > "$tmp/bad.json"
 "$MGPROBE" time --suite "$tmp/bad.json" -o "$tmp/t2.json" > /dev/null 2>&1
 [ $? -eq 2 ] && [ ! -e "$tmp/t2.json" ] && ok || bad "a bad suite did not exit 2"

@@ -94,8 +94,11 @@ cJSON *mg_gen_kernel_json(const mg_gen *g);
  * DIR/trace.mgt of an earlier run is removed, and so are the temporaries
  * of an earlier run killed outright (NAME.tmp.PID of a PID that is gone).  On failure, or on
  * SIGINT/SIGTERM/SIGHUP while writing, what this call wrote is removed,
- * and DIR too when this call created it. */
-int mg_gen_write_dir(const mg_gen *g, const char *dir, int no_trace, mg_diag *d);
+ * and DIR too when this call created it.  src: the work groups to write
+ * (g's own source, possibly wrapped, e.g. to draw progress), or NULL for
+ * g's own source. */
+int mg_gen_write_dir(const mg_gen *g, const char *dir, int no_trace, mg_trace_source *src,
+                     mg_diag *d);
 
 /* Host data: allocate every tensor, fill inputs from the schedule's seed
  * (outputs zero), run the reference into the outputs.  Inputs are rounded

@@ -185,9 +185,11 @@ static void remove_stale(const char *dir)
     closedir(dp);
 }
 
-/* The trace of g at dir/trace.mgt; with no_trace, a trace.mgt left there
- * by an earlier run is removed instead (it belongs to another kernel). */
-static int write_trace(made *m, const mg_gen *g, const char *dir, int no_trace, mg_diag *d)
+/* The trace of g (src, or g's own source when NULL) at dir/trace.mgt;
+ * with no_trace, a trace.mgt left there by an earlier run is removed
+ * instead (it belongs to another kernel). */
+static int write_trace(made *m, const mg_gen *g, const char *dir, int no_trace,
+                       mg_trace_source *src, mg_diag *d)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/trace.mgt", dir);
@@ -199,20 +201,25 @@ static int write_trace(made *m, const mg_gen *g, const char *dir, int no_trace, 
         return 0;
     }
     mg_gen_stream gs;
-    mg_trace_source src = mg_gen_source(&gs, g);
-    if (mg_trace_write_all(path, &src, d)) return -1;
+    mg_trace_source own;
+    if (!src) {
+        own = mg_gen_source(&gs, g);
+        src = &own;
+    }
+    if (mg_trace_write_all(path, src, d)) return -1;
     made_file(m, dir, "trace.mgt");
     return 0;
 }
 
-int mg_gen_write_dir(const mg_gen *g, const char *dir, int no_trace, mg_diag *d)
+int mg_gen_write_dir(const mg_gen *g, const char *dir, int no_trace, mg_trace_source *src,
+                     mg_diag *d)
 {
     made m = { .slot = { -1, -1, -1, -1 } };
     int rc = make_dir(&m, dir, d);
     if (!rc) remove_stale(dir);
     /* The trace first: it is the slow part, and a failure there leaves no
      * kernel.cl/kernel.json pair pointing at a missing trace. */
-    if (!rc) rc = write_trace(&m, g, dir, no_trace, d);
+    if (!rc) rc = write_trace(&m, g, dir, no_trace, src, d);
     if (!rc) rc = write_text(dir, "kernel.cl", g->source, NULL, d);
     if (!rc) {
         made_file(&m, dir, "kernel.cl");

@@ -10,6 +10,7 @@ umax = 30
 nrows = 8
 nmissing = 1
 ntop = 5
+binds = 98
 top_1 = 'gap'
 top_x_1 = 69.929891975918963
 top_2 = 'conv0'

@@ -1,0 +1,1 @@
+$MGSIM compare --measured configs/measured/h100/profile.json --model configs/measured/h100/profile.json -o - | head -6; $MGSIM compare --measured configs/measured/h100/profile.json --model configs/measured/h100/profile.json -o - | grep -c mgsim-compare

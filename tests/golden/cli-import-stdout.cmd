@@ -1,0 +1,1 @@
+d=$(mktemp -d) && cd $d && $MGSIM import autotvm $OLDPWD/configs/measured/mali-t860/autotvm/mali_v0.06.log -o -; echo "[exit $?]"; $MGSIM import archprobe $OLDPWD/configs/measured/pixel4/archprobe -o -; echo "[exit $?]"; ls; cd $OLDPWD; rm -rf $d
