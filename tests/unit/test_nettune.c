@@ -35,11 +35,13 @@ static const mg_net_layer *layer(const mg_net *n, const char *name)
 
 /* Every layer of the shipped networks: a space that loads, whose op is
  * the generator's, or a reason; conv2d, fc, pool, gpool, softmax,
- * layernorm and matmul layers of these networks all derive, but for
- * ceil-mode pools. */
+ * layernorm, matmul, add, act and concat layers of these networks all
+ * derive, but for ceil-mode pools, non-square or dilated windows and GELU
+ * activations; resize and reshape do not. */
 static void test_derive_all(void)
 {
-    const char *nets[] = {"mobilenet_v2", "resnet_18", "bert_base_layer", "squeezenet_v1"};
+    const char *nets[] = {"mobilenet_v2", "resnet_18", "bert_base_layer", "squeezenet_v1",
+                          "inception_v3", "deeplab_v3"};
     for (size_t i = 0; i < sizeof nets / sizeof nets[0]; i++) {
         char path[128];
         snprintf(path, sizeof path, "configs/networks/%s.json", nets[i]);
@@ -53,8 +55,13 @@ static void test_derive_all(void)
             const char *op = ly->op->name;
             int runs = !strcmp(op, "conv2d") || !strcmp(op, "fc") || !strcmp(op, "pool") ||
                        !strcmp(op, "gpool") || !strcmp(op, "softmax") ||
-                       !strcmp(op, "layernorm") || !strcmp(op, "matmul");
+                       !strcmp(op, "layernorm") || !strcmp(op, "matmul") ||
+                       !strcmp(op, "add") || !strcmp(op, "act") || !strcmp(op, "concat");
             runs &= !ly->ceil;                  /* SqueezeNet's ceil-mode pools */
+            runs &= ly->kernel[0] == ly->kernel[1] && ly->dilation[0] == 1 &&
+                    ly->dilation[1] == 1 && ly->pad[0] == ly->pad[1];  /* Inception, DeepLab */
+            if (!strcmp(op, "add") || !strcmp(op, "act"))   /* relu and relu6 only */
+                runs &= ly->act != MG_ACT_GELU;
             if (r) {
                 CU_ASSERT(strlen(why) > 0);
                 if (runs) fprintf(stderr, "\n%s %s: %s\n", nets[i], ly->name, why);
@@ -98,13 +105,27 @@ static void test_derive_batch(void)
     CU_ASSERT(has(&sp, "\"M\":3,\"N\":12,\"K\":16"));
     CU_ASSERT(mg_nt_space_derive(&n, layer(&n, "gap"), 2, &sp, why, sizeof why) == 0);
     CU_ASSERT(has(&sp, "\"H\":16,\"W\":8,\"C\":16,\"K\":8,\"stride\":8"));
-    CU_ASSERT(mg_nt_space_derive(&n, layer(&n, "res"), 1, &sp, why, sizeof why) == 1);
-    CU_ASSERT_STRING_EQUAL(why, "the generator has no operator for add");
+    CU_ASSERT(mg_nt_space_derive(&n, layer(&n, "res"), 2, &sp, why, sizeof why) == 0);
+    CU_ASSERT(has(&sp, "\"op\":\"add\""));
+    CU_ASSERT(has(&sp, "\"H\":32,\"W\":16,\"C\":16,\"act\":\"none\""));
     /* pw1 and pw2 have one shape: one space, byte for byte */
     static mg_nt_space sp2;
     CU_ASSERT(mg_nt_space_derive(&n, layer(&n, "pw1"), 1, &sp, why, sizeof why) == 0);
     CU_ASSERT(mg_nt_space_derive(&n, layer(&n, "pw2"), 1, &sp2, why, sizeof why) == 0);
     CU_ASSERT_STRING_EQUAL(sp.text, sp2.text);
+    mg_net_free(&n);
+    CU_ASSERT_FATAL(load("tests/networks/branch.json", &n) == 0);
+    CU_ASSERT(mg_nt_space_derive(&n, layer(&n, "cat"), 1, &sp, why, sizeof why) == 0);
+    CU_ASSERT(has(&sp, "\"op\":\"concat\",\"shape\":{\"H\":8,\"W\":8,\"C\":\"16,16,16\"}"));
+    CU_ASSERT(mg_nt_space_derive(&n, layer(&n, "clip"), 1, &sp, why, sizeof why) == 0);
+    CU_ASSERT(has(&sp, "\"C\":48,\"act\":\"relu6\""));
+    mg_net_free(&n);
+    CU_ASSERT_FATAL(load("configs/networks/deeplab_v3.json", &n) == 0);
+    for (int i = 0; i < n.nlayers; i++)
+        if (!strcmp(n.layers[i].op->name, "resize")) {
+            CU_ASSERT(mg_nt_space_derive(&n, &n.layers[i], 1, &sp, why, sizeof why) == 1);
+            CU_ASSERT_STRING_EQUAL(why, "the generator has no operator for resize");
+        }
     mg_net_free(&n);
     CU_ASSERT_FATAL(load("configs/networks/bert_base_layer.json", &n) == 0);
     CU_ASSERT(mg_nt_space_derive(&n, layer(&n, "scores"), 2, &sp, why, sizeof why) == 0);
