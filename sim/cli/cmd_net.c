@@ -7,6 +7,7 @@
 #include "sim/cli/cli.h"
 #include "sim/cli/net_time.h"
 #include "sim/net/net.h"
+#include "sim/nettune/nt_fuse.h"
 #include "sim/model/model.h"
 #include "sim/search/screen.h"
 #include "base/afile.h"
@@ -25,6 +26,7 @@ static void net_usage(FILE *f)
             "       mgsim net --config CFG NETWORK [--rules FILE | --no-rules] [--tune]\n"
             "                 [--screen analytic:K] [-j N] [--sample auto|off|N]\n"
             "                 [--batch N] [--layers-only SCHEDULES.json] [--only L1,L2]\n"
+            "                 [--fuse sequential|parallel|both]\n"
             "                 [--cache DIR | --no-cache] [-v] [--json] [-o FILE]\n"
             "\n"
             "Load and check a network description (configs/networks/*.json, format in\n"
@@ -57,6 +59,11 @@ static void net_usage(FILE *f)
             "                      ({\"schema\": \"mgsim-net-schedules/1\", \"layers\":\n"
             "                      {\"NAME\": \"op key=value ...\"}})\n"
             "  --only L1,L2,...    time only these layers (the others: not asked for)\n"
+            "  --fuse KIND         try fusions and report the gain per fused group:\n"
+            "                      sequential (a conv2d and the pooling after it as one\n"
+            "                      convpool kernel), parallel (2-3 independent layers of\n"
+            "                      one graph level as one fuse launch) or both; a group\n"
+            "                      is adopted where it beats its layers' time\n"
             "  --cache DIR         the cache folder (default $MGSIM_CACHE, else\n"
             "                      $XDG_CACHE_HOME/mgsim, else ~/.cache/mgsim)\n"
             "  --no-cache          neither read nor write the cache\n"
@@ -104,6 +111,14 @@ static int time_opt(mg_net_time_args *a, int c, const char *arg)
     case 'L': a->given = arg; return 0;
     case 'O': a->only = arg; return 0;
     case 'v': a->verbose = 1; return 0;
+    case 'F':
+        for (int m = 1; mg_nt_fuse_names[m]; m++)
+            if (!strcmp(arg, mg_nt_fuse_names[m])) {
+                a->fuse = m;
+                return 0;
+            }
+        return mg_cli_usage_error("net", "--fuse: expected sequential, parallel or both, not "
+                                  "'%s'", arg);
     case 'T': if (!a->screen_k) a->screen_k = MG_NET_TUNE_K; return 0;
     case 'Z': {
         int kept;
@@ -136,7 +151,7 @@ static int time_check(const mg_net_time_args *a, int timed)
 {
     if (!a->cfg && timed)
         return mg_cli_usage_error("net", "--rules, --tune, --screen, --batch, --layers-only, "
-                                  "--only, --cache and -j need --config CFG");
+                                  "--only, --fuse, --cache and -j need --config CFG");
     if (a->rules && a->no_rules) return mg_cli_usage_error("net", "--rules or --no-rules, not both");
     if (a->cache && a->no_cache) return mg_cli_usage_error("net", "--cache or --no-cache, not both");
     if (a->given && a->batch > 1)
@@ -159,6 +174,7 @@ int mg_cmd_net(int argc, char **argv)
         {"tune", no_argument, NULL, 'T'},          {"screen", required_argument, NULL, 'Z'},
         {"sample", required_argument, NULL, 'S'},  {"jobs", required_argument, NULL, 'j'},
         {"batch", required_argument, NULL, 'B'},   {"only", required_argument, NULL, 'O'},
+        {"fuse", required_argument, NULL, 'F'},
         {NULL, 0, NULL, 0},
     };
     int json = 0, c, timed = 0;

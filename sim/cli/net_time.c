@@ -8,6 +8,7 @@
 #include "sim/cli/sweep_opts.h"
 #include "sim/config/find.h"
 #include "sim/nettune/nettune.h"
+#include "sim/nettune/nt_fuse.h"
 #include "sim/search/sweep.h"
 #include "traces/gen/gen.h"
 #include "base/afile.h"
@@ -138,7 +139,7 @@ static int make_cfg(const mg_net_time_args *a, loaded *in, mg_nt_cfg *cfg, char 
 }
 
 static int write_report(const mg_nt_result *r, const mg_nt_result *base,
-                        const mg_net_time_args *a, mg_diag *d)
+                        const mg_nt_fusion *fu, const mg_net_time_args *a, mg_diag *d)
 {
     mg_afile af;
     FILE *f = mg_afile_open(&af, a->out);
@@ -148,10 +149,12 @@ static int write_report(const mg_nt_result *r, const mg_nt_result *base,
     }
     if (a->json) {
         cJSON *j = mg_nt_json(r, base);
+        if (fu) cJSON_AddItemToObject(j, "fusion", mg_nt_fusion_json(fu, r));
         mg_json_write(f, j);
         cJSON_Delete(j);
     } else {
         mg_nt_print(r, base, f);
+        if (fu) mg_nt_fusion_print(fu, r, f);
     }
     if (mg_afile_commit(&af)) {
         mg_diag_error(d, "%s: write failed: %s", a->out, strerror(errno));
@@ -171,26 +174,34 @@ static void note(const mg_nt_result *r, const char *cache)
             *cache ? "on" : "off");
 }
 
-/* Time n (and, batched, at batch 1 into base) and report. */
+/* Time n (and, batched, at batch 1 into base), try the fusions --fuse
+ * asks for, and report. */
 static int time_and_report(const mg_net *n, const mg_net_time_args *a, mg_nt_cfg *cfg,
                            mg_diag *d)
 {
     mg_nt_result r, base;
+    mg_nt_fusion fu;
     memset(&base, 0, sizeof base);
+    memset(&fu, 0, sizeof fu);
     int rc = -1, has_base = cfg->batch > 1;
     mg_cli_catch_stop();
     if (!mg_nt_run(cfg, n, &r, d)) {
         if (a->verbose) note(&r, cfg->cache);
         mg_nt_cfg one = *cfg;
         one.batch = 1;
-        if (!has_base || !mg_nt_run(&one, n, &base, d)) {
+        if ((!has_base || !mg_nt_run(&one, n, &base, d)) &&
+            (!a->fuse || !mg_nt_fuse(cfg, &r, a->fuse, &fu, d))) {
             if (has_base && a->verbose) note(&base, cfg->cache);
-            rc = write_report(&r, has_base ? &base : NULL, a, d);
+            if (a->fuse && a->verbose)
+                fprintf(stderr, "mgsim: net: fusion: %d groups tried, %llu fused kernels "
+                        "simulated\n", fu.ngroups, (unsigned long long)fu.simulated);
+            rc = write_report(&r, has_base ? &base : NULL, a->fuse ? &fu : NULL, a, d);
         }
     }
     mg_cli_release_stop();
     mg_nt_result_free(&r);
     mg_nt_result_free(&base);
+    mg_nt_fusion_free(&fu);
     return rc;
 }
 

@@ -22,6 +22,7 @@ typedef struct mg_net_time_args {
     int         threads, sample, verbose, json;
     int         progress;         /* a line per search on stderr (a terminal) */
     int64_t     batch;
+    int         fuse;             /* --fuse: MG_NT_FUSE_* bits, 0 none */
     const char *out;              /* -o */
 } mg_net_time_args;
 

@@ -9,6 +9,7 @@
 #include "sim/net/net.h"
 #include "sim/net/nop.h"
 #include "sim/nettune/nettune.h"
+#include "sim/nettune/nt_fuse.h"
 #include "sim/nettune/nt_space.h"
 #include "sim/search/space.h"
 
@@ -206,13 +207,94 @@ static void test_given(void)
     mg_net_free(&n);
 }
 
+/* The groups of f: each parallel group's units pairwise independent (no
+ * fusion across a dependency), each sequential group a conv2d and the
+ * pooling that reads it; returns how many groups name layer `a` and `b`
+ * as separate units of one parallel group. */
+static int check_groups(const mg_nt_fusion *f, const mg_nt_result *r, const char *a,
+                        const char *b)
+{
+    int found = 0;
+    for (int i = 0; i < f->ngroups; i++) {
+        const mg_nt_group *g = &f->groups[i];
+        int la = -1, lb = -1;
+        for (int x = 0; x < g->n; x++) {
+            int lx = r->rows[g->rows[x]].layer;
+            const char *nx = r->net->layers[lx].name;
+            if (!strcmp(nx, a)) la = g->unit_of[x];
+            if (!strcmp(nx, b)) lb = g->unit_of[x];
+            for (int y = 0; y < g->n && g->parallel; y++) {
+                if (g->unit_of[x] == g->unit_of[y]) continue;
+                int ly = r->rows[g->rows[y]].layer;
+                CU_ASSERT(!mg_nt_depends(r->net, lx, ly));
+            }
+        }
+        if (!g->parallel) {
+            CU_ASSERT_EQUAL(g->n, 2);
+            CU_ASSERT(mg_nt_depends(r->net, r->rows[g->rows[0]].layer,
+                                    r->rows[g->rows[1]].layer));
+        }
+        found += g->parallel && la >= 0 && lb >= 0 && la != lb;
+    }
+    return found;
+}
+
+/* The fusion picker on tests/networks/branch.json with its given
+ * schedules: pa, ca and cb hang off conv0; cpa reads ca and cpb cb. */
+static void test_fuse(void)
+{
+    mg_net n;
+    CU_ASSERT_FATAL(load("tests/networks/branch.json", &n) == 0);
+    int conv0 = (int)(layer(&n, "conv0") - n.layers), cpa = (int)(layer(&n, "cpa") - n.layers);
+    int pa = (int)(layer(&n, "pa") - n.layers), ca = (int)(layer(&n, "ca") - n.layers);
+    CU_ASSERT(mg_nt_depends(&n, conv0, cpa) && mg_nt_depends(&n, ca, cpa));
+    CU_ASSERT(!mg_nt_depends(&n, pa, cpa) && !mg_nt_depends(&n, cpa, pa));
+    CU_ASSERT(!mg_nt_depends(&n, cpa, ca));
+    static mg_device dev;
+    static mg_nt_given g;
+    mg_diag d;
+    mg_diag_init(&d);
+    CU_ASSERT_FATAL(mg_device_load("configs/devices/adreno640.json", 0, &dev, &d) == 0);
+    CU_ASSERT_FATAL(mg_nt_given_load("tests/networks/branch-schedules.json", &n, &g, &d) == 0);
+    mg_nt_cfg cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.search.dev = &dev;
+    cfg.cache = "";
+    cfg.batch = 1;
+    cfg.given = &g;
+    mg_nt_result r;
+    mg_nt_fusion f;
+    CU_ASSERT_FATAL(mg_nt_run(&cfg, &n, &r, &d) == 0);
+    for (int mode = MG_NT_FUSE_SEQ; mode <= MG_NT_FUSE_BOTH; mode++) {
+        CU_ASSERT_FATAL(mg_nt_fuse(&cfg, &r, mode, &f, &d) == 0);
+        CU_ASSERT(check_groups(&f, &r, "ca", "cpa") == 0);   /* a dependency */
+        CU_ASSERT(check_groups(&f, &r, "conv0", "pa") == 0);
+        int seq = 0, par = 0;
+        for (int i = 0; i < f.ngroups; i++) {
+            seq += !f.groups[i].parallel;
+            par += f.groups[i].parallel;
+            CU_ASSERT(f.groups[i].k.ok);
+        }
+        CU_ASSERT_EQUAL(seq, mode & MG_NT_FUSE_SEQ ? 2 : 0);  /* ca+cpa, cb+cpb */
+        if (mode == MG_NT_FUSE_PAR) CU_ASSERT(check_groups(&f, &r, "cpa", "cpb") == 1);
+        CU_ASSERT(par > 0 || !(mode & MG_NT_FUSE_PAR));
+        CU_ASSERT(f.latency_s <= r.total_s);
+        mg_nt_fusion_free(&f);
+    }
+    mg_nt_result_free(&r);
+    mg_nt_given_free(&g);
+    mg_diag_free(&d);
+    mg_net_free(&n);
+}
+
 int add_nettune_suite(void)
 {
     CU_pSuite s = CU_add_suite("nettune", NULL, NULL);
     if (!s) return -1;
     if (!CU_add_test(s, "derive_all", test_derive_all) ||
         !CU_add_test(s, "derive_batch", test_derive_batch) ||
-        !CU_add_test(s, "cache", test_cache) || !CU_add_test(s, "given", test_given))
+        !CU_add_test(s, "cache", test_cache) || !CU_add_test(s, "given", test_given) ||
+        !CU_add_test(s, "fuse", test_fuse))
         return -1;
     return 0;
 }
