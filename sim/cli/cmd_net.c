@@ -26,7 +26,7 @@ static void net_usage(FILE *f)
             "       mgsim net --config CFG NETWORK [--rules FILE | --no-rules] [--tune]\n"
             "                 [--screen analytic:K] [-j N] [--sample auto|off|N]\n"
             "                 [--batch N] [--layers-only SCHEDULES.json] [--only L1,L2]\n"
-            "                 [--fuse sequential|parallel|both]\n"
+            "                 [--fuse sequential|parallel|both] [--concurrent K]\n"
             "                 [--cache DIR | --no-cache] [-v] [--json] [-o FILE]\n"
             "\n"
             "Load and check a network description (configs/networks/*.json, format in\n"
@@ -57,7 +57,11 @@ static void net_usage(FILE *f)
             "                      with batch 1\n"
             "  --layers-only FILE  no search: the schedules FILE gives per layer\n"
             "                      ({\"schema\": \"mgsim-net-schedules/1\", \"layers\":\n"
-            "                      {\"NAME\": \"op key=value ...\"}})\n"
+            "                      {\"NAME\": \"op key=value ...\"}}); with --batch N,\n"
+            "                      each schedule's H (or M) times N, not re-tuned\n"
+            "  --concurrent K      K instances of the network at once (one model on K\n"
+            "                      inputs): each layer's K instances in one launch, as\n"
+            "                      --batch K stacks them; compared with K runs in sequence\n"
             "  --only L1,L2,...    time only these layers (the others: not asked for)\n"
             "  --fuse KIND         try fusions and report the gain per fused group:\n"
             "                      sequential (a conv2d and the pooling after it as one\n"
@@ -134,13 +138,15 @@ static int time_opt(mg_net_time_args *a, int c, const char *arg)
         return 0;
     case 'j':
     case 'B':
+    case 'K':
         v = strtoll(arg, &end, 10);
         if (end == arg || *end || v < 1 || v > (c == 'j' ? 1024 : 64))
             return mg_cli_usage_error("net", "%s: expected a whole number from 1 to %d, got "
-                                      "'%s'", c == 'j' ? "-j" : "--batch", c == 'j' ? 1024 : 64,
-                                      arg);
+                                      "'%s'", c == 'j' ? "-j" : c == 'B' ? "--batch" :
+                                      "--concurrent", c == 'j' ? 1024 : 64, arg);
         if (c == 'j') a->threads = (int)v;
-        else a->batch = v;
+        else if (c == 'B') a->batch = v;
+        else a->concurrent = (int)v;
         return 0;
     }
     return MG_EXIT_BAD;
@@ -150,13 +156,14 @@ static int time_opt(mg_net_time_args *a, int c, const char *arg)
 static int time_check(const mg_net_time_args *a, int timed)
 {
     if (!a->cfg && timed)
-        return mg_cli_usage_error("net", "--rules, --tune, --screen, --batch, --layers-only, "
-                                  "--only, --fuse, --cache and -j need --config CFG");
+        return mg_cli_usage_error("net", "--rules, --tune, --screen, --batch, --concurrent, "
+                                  "--layers-only, --only, --fuse, --cache and -j need --config "
+                                  "CFG");
     if (a->rules && a->no_rules) return mg_cli_usage_error("net", "--rules or --no-rules, not both");
     if (a->cache && a->no_cache) return mg_cli_usage_error("net", "--cache or --no-cache, not both");
-    if (a->given && a->batch > 1)
-        return mg_cli_usage_error("net", "--batch and --layers-only do not combine (the given "
-                                  "schedules state their shapes)");
+    if (a->concurrent && a->batch > 1)
+        return mg_cli_usage_error("net", "--concurrent K runs K instances as one batch of K: "
+                                  "not with --batch");
     if (a->given && (a->screen_k || a->rules))
         return mg_cli_usage_error("net", "--layers-only searches nothing: no --tune, --screen "
                                   "or --rules");
@@ -174,7 +181,7 @@ int mg_cmd_net(int argc, char **argv)
         {"tune", no_argument, NULL, 'T'},          {"screen", required_argument, NULL, 'Z'},
         {"sample", required_argument, NULL, 'S'},  {"jobs", required_argument, NULL, 'j'},
         {"batch", required_argument, NULL, 'B'},   {"only", required_argument, NULL, 'O'},
-        {"fuse", required_argument, NULL, 'F'},
+        {"fuse", required_argument, NULL, 'F'},    {"concurrent", required_argument, NULL, 'K'},
         {NULL, 0, NULL, 0},
     };
     int json = 0, c, timed = 0;
@@ -198,6 +205,7 @@ int mg_cmd_net(int argc, char **argv)
     }
     if (argc - optind != 1) return mg_cli_usage_error("net", "expected one network file");
     if (time_check(&a, timed)) return MG_EXIT_BAD;
+    if (a.concurrent) a.batch = a.concurrent;
     mg_diag d;
     mg_diag_init(&d);
     mg_net n;

@@ -72,6 +72,7 @@ typedef struct loaded {
     mg_rules    rules;
     int         has_rules, has_dev;
     mg_nt_given given;
+    mg_nt_given stacked;          /* --batch N with --layers-only: given, N images */
     char        rules_path[4200];
 } loaded;
 
@@ -90,12 +91,15 @@ static int load_inputs(const mg_net *n, const mg_net_time_args *a, loaded *in, m
         in->has_rules = 1;
     }
     if (a->given && mg_nt_given_load(a->given, n, &in->given, d)) return -1;
+    if (a->given && a->batch > 1 && mg_nt_given_stack(&in->given, a->batch, &in->stacked, d))
+        return -1;
     return check_only(n, a->only, d);
 }
 
 static void free_inputs(loaded *in)
 {
     mg_nt_given_free(&in->given);
+    mg_nt_given_free(&in->stacked);
 }
 
 /* The flag Ctrl-C sets (sweep_opts.h), as a sweep of the shared options
@@ -132,10 +136,32 @@ static int make_cfg(const mg_net_time_args *a, loaded *in, mg_nt_cfg *cfg, char 
     if (a->no_cache) *cache = 0;
     cfg->cache = cache;
     cfg->batch = a->batch;
-    cfg->given = a->given ? &in->given : NULL;
+    cfg->given = !a->given ? NULL : a->batch > 1 ? &in->stacked : &in->given;
     cfg->progress = a->progress;
     cfg->only = a->only;
     return 0;
+}
+
+/* --concurrent K: the K instances at once (r, run at batch K) against K
+ * runs of one (base, batch 1) in sequence. */
+static void concurrent_print(const mg_nt_result *r, const mg_nt_result *base, FILE *f)
+{
+    double seq = (double)r->batch * base->total_s;
+    fprintf(f, "\nconcurrent %lld instances of %s, each layer's instances in one launch: "
+            "%.3f ms; in sequence %lld x %.3f = %.3f ms; x%.3f\n", (long long)r->batch,
+            r->net->name, r->total_s * 1e3, (long long)r->batch, base->total_s * 1e3,
+            seq * 1e3, r->total_s > 0 ? seq / r->total_s : 0);
+}
+
+static cJSON *concurrent_json(const mg_nt_result *r, const mg_nt_result *base)
+{
+    cJSON *o = cJSON_CreateObject();
+    double seq = (double)r->batch * base->total_s;
+    cJSON_AddNumberToObject(o, "instances", (double)r->batch);
+    cJSON_AddNumberToObject(o, "concurrent_s", r->total_s);
+    cJSON_AddNumberToObject(o, "sequence_s", seq);
+    cJSON_AddNumberToObject(o, "speedup", r->total_s > 0 ? seq / r->total_s : 0);
+    return o;
 }
 
 static int write_report(const mg_nt_result *r, const mg_nt_result *base,
@@ -150,10 +176,12 @@ static int write_report(const mg_nt_result *r, const mg_nt_result *base,
     if (a->json) {
         cJSON *j = mg_nt_json(r, base);
         if (fu) cJSON_AddItemToObject(j, "fusion", mg_nt_fusion_json(fu, r));
+        if (a->concurrent && base) cJSON_AddItemToObject(j, "concurrent", concurrent_json(r, base));
         mg_json_write(f, j);
         cJSON_Delete(j);
     } else {
         mg_nt_print(r, base, f);
+        if (a->concurrent && base) concurrent_print(r, base, f);
         if (fu) mg_nt_fusion_print(fu, r, f);
     }
     if (mg_afile_commit(&af)) {
@@ -177,7 +205,7 @@ static void note(const mg_nt_result *r, const char *cache)
 /* Time n (and, batched, at batch 1 into base), try the fusions --fuse
  * asks for, and report. */
 static int time_and_report(const mg_net *n, const mg_net_time_args *a, mg_nt_cfg *cfg,
-                           mg_diag *d)
+                           const mg_nt_given *given1, mg_diag *d)
 {
     mg_nt_result r, base;
     mg_nt_fusion fu;
@@ -189,6 +217,7 @@ static int time_and_report(const mg_net *n, const mg_net_time_args *a, mg_nt_cfg
         if (a->verbose) note(&r, cfg->cache);
         mg_nt_cfg one = *cfg;
         one.batch = 1;
+        one.given = given1;
         if ((!has_base || !mg_nt_run(&one, n, &base, d)) &&
             (!a->fuse || !mg_nt_fuse(cfg, &r, a->fuse, &fu, d))) {
             if (has_base && a->verbose) note(&base, cfg->cache);
@@ -215,7 +244,7 @@ int mg_net_time(const mg_net *n, const mg_net_time_args *a)
     int rc = MG_EXIT_BAD;
     if (!in) mg_diag_error(&d, "out of memory");
     else if (!load_inputs(n, a, in, &d) && !make_cfg(a, in, &cfg, cache, sizeof cache, &d) &&
-             !time_and_report(n, a, &cfg, &d))
+             !time_and_report(n, a, &cfg, a->given ? &in->given : NULL, &d))
         rc = MG_EXIT_OK;
     if (in) free_inputs(in);
     free(in);

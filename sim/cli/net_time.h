@@ -23,6 +23,7 @@ typedef struct mg_net_time_args {
     int         progress;         /* a line per search on stderr (a terminal) */
     int64_t     batch;
     int         fuse;             /* --fuse: MG_NT_FUSE_* bits, 0 none */
+    int         concurrent;       /* --concurrent K: batch is K, reported as K instances */
     const char *out;              /* -o */
 } mg_net_time_args;
 

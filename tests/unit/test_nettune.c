@@ -200,6 +200,16 @@ static void test_given(void)
     mg_diag_init(&d);
     CU_ASSERT(mg_nt_given_load("tests/networks/tiny-schedules.json", &n, &g, &d) == 0);
     CU_ASSERT_EQUAL(g.n, 5);
+    mg_nt_given st;                     /* --batch 3: H (conv2d) or M (matmul) x 3 */
+    CU_ASSERT_FATAL(mg_nt_given_stack(&g, 3, &st, &d) == 0);
+    CU_ASSERT_EQUAL(st.n, 5);
+    CU_ASSERT(strstr(st.words[0], "conv2d H=48 W=16 Cin=8") != NULL);
+    CU_ASSERT(strstr(st.words[4], "matmul M=3 N=12 K=16") != NULL);
+    mg_nt_given_free(&st);
+    CU_ASSERT(mg_nt_given_stack(&g, 1000, &st, &d) == -1);   /* H=16000: past 4096 */
+    CU_ASSERT(strstr(mg_diag_first(&d), "--batch 1000: layer conv0") != NULL);
+    mg_diag_free(&d);
+    mg_diag_init(&d);
     mg_nt_given_free(&g);
     CU_ASSERT(mg_nt_given_load("tests/bad/cmds/net-layers-unknown.json", &n, &g, &d) == -1);
     CU_ASSERT(strstr(mg_diag_first(&d), "(did you mean 'conv0'?)") != NULL);
