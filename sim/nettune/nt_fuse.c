@@ -39,12 +39,31 @@ typedef struct picker {
 int mg_nt_depends(const mg_net *net, int a, int b)
 {
     if (a == b) return 1;
-    const mg_net_layer *l = &net->layers[b];
-    for (int i = 0; i < l->nin; i++) {
-        int p = net->tensors[l->in[i]].layer;
-        if (p >= 0 && mg_nt_depends(net, a, p)) return 1;
+    /* a walk up b's inputs, each layer visited once (paths through a
+     * network's joins multiply; the layers do not) */
+    char *seen = calloc((size_t)net->nlayers + 1, 1);
+    int *stack = calloc((size_t)net->nlayers + 1, sizeof *stack);
+    int n = 0, found = 0;
+    if (!seen || !stack) {
+        free(seen);
+        free(stack);
+        return 1;                 /* out of memory: assume the worst (no fusion) */
     }
-    return 0;
+    stack[n++] = b;
+    seen[b] = 1;
+    while (n && !found) {
+        const mg_net_layer *l = &net->layers[stack[--n]];
+        for (int i = 0; i < l->nin && !found; i++) {
+            int p = net->tensors[l->in[i]].layer;
+            if (p < 0 || seen[p]) continue;
+            found = p == a;
+            seen[p] = 1;
+            stack[n++] = p;
+        }
+    }
+    free(seen);
+    free(stack);
+    return found;
 }
 
 /* Each layer's level: 0 for one fed by network inputs only, else 1 + its

@@ -61,7 +61,8 @@ int  mg_nt_fuse(const mg_nt_cfg *cfg, const mg_nt_result *r, int mode, mg_nt_fus
 void mg_nt_fusion_free(mg_nt_fusion *f);
 
 /* 1 when layer b (an index into net->layers) depends on layer a (a path
- * of inputs leads from a to b, or a == b), else 0. */
+ * of inputs leads from a to b, or a == b), else 0; 1 also when out of
+ * memory (the picker then fuses nothing across the pair). */
 int mg_nt_depends(const mg_net *net, int a, int b);
 
 /* The report's fusion part: text after mg_nt_print's, and the "fusion"
