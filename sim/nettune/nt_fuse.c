@@ -161,7 +161,10 @@ static int convpool_words(const mg_nt_result *r, const mg_net_layer *c, const mg
     return 0;
 }
 
-/* The work-group sizes a convpool group tries; its kernel the fastest. */
+/* The work-group sizes a convpool group tries, in order, its kernel the
+ * fastest; the next is not tried once the best is over twice the unfused
+ * time (a large convpool takes minutes to simulate, and the work-group
+ * size moves it by less than that). */
 static const int cp_wg[] = {64, 128, 256};
 
 /* Try conv row ci + pool row qi as one convpool kernel into a new group.
@@ -184,6 +187,7 @@ static int try_seq(picker *p, int ci, int qi, mg_diag *d)
     g->rows[1] = qi;
     g->unfused_s = rc->seconds + rq->seconds;
     for (size_t i = 0; i < sizeof cp_wg / sizeof cp_wg[0]; i++) {
+        if (g->k.ok && g->k.seconds > 2 * g->unfused_s) break;   /* no size wins that back */
         char words[600];
         mg_nt_kernel k;
         int cached;
