@@ -74,7 +74,7 @@ PROBE_LIBS  := -lOpenCL -lcjson -lm -lpthread
 
 .SECONDARY:
 
-.PHONY: all deps deps-ensure test test-run check run bench install uninstall clean golden-update memcheck \
+.PHONY: all deps deps-ensure test test-run check run bench install uninstall clean golden-update memcheck findings \
         memcheck-all tsan
 
 all: $(MGSIM) $(MGPROBE) $(LIBSO)
@@ -189,6 +189,11 @@ memcheck-all: $(MGSIM) $(MGPROBE) $(UNIT)
 
 golden-update: $(MGSIM) $(MGPROBE)
 	@sh tests/golden/run.sh --update "$(MGSIM)" "$(MGPROBE)"
+
+# ParallelFusion's findings on the adreno650 model, every network whole
+# (tests/networks/findings.sh --full; minutes: `make test` runs a subset).
+findings: $(MGSIM)
+	@sh tests/networks/findings.sh "$(MGSIM)" --full
 
 # ---- the main job ----------------------------------------------------------
 run: deps-ensure

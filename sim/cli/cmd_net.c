@@ -7,6 +7,7 @@
 #include "sim/cli/cli.h"
 #include "sim/cli/net_time.h"
 #include "sim/net/net.h"
+#include "sim/nettune/nt_fuse.h"
 #include "sim/model/model.h"
 #include "sim/search/screen.h"
 #include "base/afile.h"
@@ -27,6 +28,7 @@ static void net_usage(FILE *f)
             "       mgsim net --config CFG NETWORK [--rules FILE | --no-rules] [--tune]\n"
             "                 [--screen analytic:K] [-j N] [--sample auto|off|N]\n"
             "                 [--batch N] [--layers-only SCHEDULES.json] [--only L1,L2]\n"
+            "                 [--fuse sequential|parallel|both] [--concurrent K]\n"
             "                 [--cache DIR | --no-cache] [-v] [-q] [--json] [-o FILE]\n"
             "                 [--csv FILE]\n"
             "\n"
@@ -61,8 +63,17 @@ static void net_usage(FILE *f)
             "                      with batch 1\n"
             "  --layers-only FILE  no search: the schedules FILE gives per layer\n"
             "                      ({\"schema\": \"mgsim-net-schedules/1\", \"layers\":\n"
-            "                      {\"NAME\": \"op key=value ...\"}})\n"
+            "                      {\"NAME\": \"op key=value ...\"}}); with --batch N,\n"
+            "                      each schedule's H (or M) times N, not re-tuned\n"
+            "  --concurrent K      K instances of the network at once (one model on K\n"
+            "                      inputs): each layer's K instances in one launch, as\n"
+            "                      --batch K stacks them; compared with K runs in sequence\n"
             "  --only L1,L2,...    time only these layers (the others: not asked for)\n"
+            "  --fuse KIND         try fusions and report the gain per fused group:\n"
+            "                      sequential (a conv2d and the pooling after it as one\n"
+            "                      convpool kernel), parallel (2-3 independent layers of\n"
+            "                      one graph level as one fuse launch) or both; a group\n"
+            "                      is adopted where it beats its layers' time\n"
             "  --cache DIR         the cache folder (default $MGSIM_CACHE, else\n"
             "                      $XDG_CACHE_HOME/mgsim, else ~/.cache/mgsim)\n"
             "  --no-cache          neither read nor write the cache\n"
@@ -122,6 +133,14 @@ static int time_opt(mg_net_time_args *a, int c, const char *arg)
     case 'L': a->given = arg; return 0;
     case 'O': a->only = arg; return 0;
     case 'v': a->verbose = 1; return 0;
+    case 'F':
+        for (int m = 1; mg_nt_fuse_names[m]; m++)
+            if (!strcmp(arg, mg_nt_fuse_names[m])) {
+                a->fuse = m;
+                return 0;
+            }
+        return mg_cli_usage_error("net", "--fuse: expected sequential, parallel or both, not "
+                                  "'%s'", arg);
     case 'T': if (!a->screen_k) a->screen_k = MG_NET_TUNE_K; return 0;
     case 'Z': {
         int kept;
@@ -137,13 +156,15 @@ static int time_opt(mg_net_time_args *a, int c, const char *arg)
         return 0;
     case 'j':
     case 'B':
+    case 'K':
         v = strtoll(arg, &end, 10);
         if (end == arg || *end || v < 1 || v > (c == 'j' ? 1024 : 64))
             return mg_cli_usage_error("net", "%s: expected a whole number from 1 to %d, got "
-                                      "'%s'", c == 'j' ? "-j" : "--batch", c == 'j' ? 1024 : 64,
-                                      arg);
+                                      "'%s'", c == 'j' ? "-j" : c == 'B' ? "--batch" :
+                                      "--concurrent", c == 'j' ? 1024 : 64, arg);
         if (c == 'j') a->threads = (int)v;
-        else a->batch = v;
+        else if (c == 'B') a->batch = v;
+        else a->concurrent = (int)v;
         return 0;
     }
     return MG_EXIT_BAD;
@@ -153,16 +174,17 @@ static int time_opt(mg_net_time_args *a, int c, const char *arg)
 static int time_check(const mg_net_time_args *a, int timed)
 {
     if (!a->cfg && timed)
-        return mg_cli_usage_error("net", "--rules, --tune, --screen, --batch, --layers-only, "
-                                  "--only, --cache and -j need --config CFG");
+        return mg_cli_usage_error("net", "--rules, --tune, --screen, --batch, --concurrent, "
+                                  "--layers-only, --only, --fuse, --cache and -j need --config "
+                                  "CFG");
     if (a->rules && a->no_rules) return mg_cli_usage_error("net", "--rules or --no-rules, not both");
     if (a->cache && a->no_cache) return mg_cli_usage_error("net", "--cache or --no-cache, not both");
     if (a->cache && !strcmp(a->cache, "-"))
         return mg_cli_usage_error("net", "--cache -: the cache is a folder, which cannot be "
                                   "stdout");
-    if (a->given && a->batch > 1)
-        return mg_cli_usage_error("net", "--batch and --layers-only do not combine (the given "
-                                  "schedules state their shapes)");
+    if (a->concurrent && a->batch > 1)
+        return mg_cli_usage_error("net", "--concurrent K runs K instances as one batch of K: "
+                                  "not with --batch");
     if (a->given && (a->screen_k || a->rules))
         return mg_cli_usage_error("net", "--layers-only searches nothing: no --tune, --screen "
                                   "or --rules");
@@ -181,6 +203,7 @@ int mg_cmd_net(int argc, char **argv)
         {"sample", required_argument, NULL, 'S'},  {"jobs", required_argument, NULL, 'j'},
         {"batch", required_argument, NULL, 'B'},   {"only", required_argument, NULL, 'O'},
         {"csv", required_argument, NULL, 'V'},     {"quiet", no_argument, NULL, 'q'},
+        {"fuse", required_argument, NULL, 'F'},    {"concurrent", required_argument, NULL, 'K'},
         {NULL, 0, NULL, 0},
     };
     int json = 0, c, timed = 0, out_given = 0;
@@ -211,6 +234,7 @@ int mg_cmd_net(int argc, char **argv)
         if (!out_given) out = NULL;
     }
     if (time_check(&a, timed)) return MG_EXIT_BAD;
+    if (a.concurrent) a.batch = a.concurrent;
     mg_diag d;
     mg_diag_init(&d);
     mg_net n;

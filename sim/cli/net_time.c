@@ -8,6 +8,7 @@
 #include "sim/cli/sweep_opts.h"
 #include "sim/config/find.h"
 #include "sim/nettune/nettune.h"
+#include "sim/nettune/nt_fuse.h"
 #include "sim/search/sweep.h"
 #include "traces/gen/gen.h"
 #include "base/afile.h"
@@ -72,6 +73,7 @@ typedef struct loaded {
     mg_rules    rules;
     int         has_rules, has_dev;
     mg_nt_given given;
+    mg_nt_given stacked;          /* --batch N with --layers-only: given, N images */
     char        rules_path[4200];
 } loaded;
 
@@ -90,12 +92,15 @@ static int load_inputs(const mg_net *n, const mg_net_time_args *a, loaded *in, m
         in->has_rules = 1;
     }
     if (a->given && mg_nt_given_load(a->given, n, &in->given, d)) return -1;
+    if (a->given && a->batch > 1 && mg_nt_given_stack(&in->given, a->batch, &in->stacked, d))
+        return -1;
     return check_only(n, a->only, d);
 }
 
 static void free_inputs(loaded *in)
 {
     mg_nt_given_free(&in->given);
+    mg_nt_given_free(&in->stacked);
 }
 
 /* The flag Ctrl-C sets (sweep_opts.h), as a sweep of the shared options
@@ -132,10 +137,32 @@ static int make_cfg(const mg_net_time_args *a, loaded *in, mg_nt_cfg *cfg, char 
     if (a->no_cache) *cache = 0;
     cfg->cache = cache;
     cfg->batch = a->batch;
-    cfg->given = a->given ? &in->given : NULL;
+    cfg->given = !a->given ? NULL : a->batch > 1 ? &in->stacked : &in->given;
     cfg->progress = a->progress;
     cfg->only = a->only;
     return 0;
+}
+
+/* --concurrent K: the K instances at once (r, run at batch K) against K
+ * runs of one (base, batch 1) in sequence. */
+static void concurrent_print(const mg_nt_result *r, const mg_nt_result *base, FILE *f)
+{
+    double seq = (double)r->batch * base->total_s;
+    fprintf(f, "\nconcurrent %lld instances of %s, each layer's instances in one launch: "
+            "%.3f ms; in sequence %lld x %.3f = %.3f ms; x%.3f\n", (long long)r->batch,
+            r->net->name, r->total_s * 1e3, (long long)r->batch, base->total_s * 1e3,
+            seq * 1e3, r->total_s > 0 ? seq / r->total_s : 0);
+}
+
+static cJSON *concurrent_json(const mg_nt_result *r, const mg_nt_result *base)
+{
+    cJSON *o = cJSON_CreateObject();
+    double seq = (double)r->batch * base->total_s;
+    cJSON_AddNumberToObject(o, "instances", (double)r->batch);
+    cJSON_AddNumberToObject(o, "concurrent_s", r->total_s);
+    cJSON_AddNumberToObject(o, "sequence_s", seq);
+    cJSON_AddNumberToObject(o, "speedup", r->total_s > 0 ? seq / r->total_s : 0);
+    return o;
 }
 
 /* --csv: one row per layer of the JSON report j, its members as columns
@@ -167,7 +194,7 @@ static int layers_csv(const cJSON *j, const char *path, mg_diag *d)
  * or JSON; NULL: not written), each atomically.  0, or -1 with the problem
  * in d. */
 static int write_report(const mg_nt_result *r, const mg_nt_result *base,
-                        const mg_net_time_args *a, mg_diag *d)
+                        const mg_nt_fusion *fu, const mg_net_time_args *a, mg_diag *d)
 {
     if (a->csv) {
         cJSON *j = mg_nt_json(r, base);
@@ -184,10 +211,14 @@ static int write_report(const mg_nt_result *r, const mg_nt_result *base,
     }
     if (a->json) {
         cJSON *j = mg_nt_json(r, base);
+        if (fu) cJSON_AddItemToObject(j, "fusion", mg_nt_fusion_json(fu, r));
+        if (a->concurrent && base) cJSON_AddItemToObject(j, "concurrent", concurrent_json(r, base));
         mg_json_write(f, j);
         cJSON_Delete(j);
     } else {
         mg_nt_print(r, base, f);
+        if (a->concurrent && base) concurrent_print(r, base, f);
+        if (fu) mg_nt_fusion_print(fu, r, f);
     }
     if (mg_afile_commit(&af)) {
         mg_diag_error(d, "%s: write failed: %s", a->out, strerror(errno));
@@ -207,26 +238,35 @@ static void note(const mg_nt_result *r, const char *cache)
             *cache ? "on" : "off");
 }
 
-/* Time n (and, batched, at batch 1 into base) and report. */
+/* Time n (and, batched, at batch 1 into base), try the fusions --fuse
+ * asks for, and report. */
 static int time_and_report(const mg_net *n, const mg_net_time_args *a, mg_nt_cfg *cfg,
-                           mg_diag *d)
+                           const mg_nt_given *given1, mg_diag *d)
 {
     mg_nt_result r, base;
+    mg_nt_fusion fu;
     memset(&base, 0, sizeof base);
+    memset(&fu, 0, sizeof fu);
     int rc = -1, has_base = cfg->batch > 1;
     mg_cli_catch_stop();
     if (!mg_nt_run(cfg, n, &r, d)) {
         if (a->verbose) note(&r, cfg->cache);
         mg_nt_cfg one = *cfg;
         one.batch = 1;
-        if (!has_base || !mg_nt_run(&one, n, &base, d)) {
+        one.given = given1;
+        if ((!has_base || !mg_nt_run(&one, n, &base, d)) &&
+            (!a->fuse || !mg_nt_fuse(cfg, &r, a->fuse, &fu, d))) {
             if (has_base && a->verbose) note(&base, cfg->cache);
-            rc = write_report(&r, has_base ? &base : NULL, a, d);
+            if (a->fuse && a->verbose)
+                fprintf(stderr, "mgsim: net: fusion: %d groups tried, %llu fused kernels "
+                        "simulated\n", fu.ngroups, (unsigned long long)fu.simulated);
+            rc = write_report(&r, has_base ? &base : NULL, a->fuse ? &fu : NULL, a, d);
         }
     }
     mg_cli_release_stop();
     mg_nt_result_free(&r);
     mg_nt_result_free(&base);
+    mg_nt_fusion_free(&fu);
     return rc;
 }
 
@@ -240,7 +280,7 @@ int mg_net_time(const mg_net *n, const mg_net_time_args *a)
     int rc = MG_EXIT_BAD;
     if (!in) mg_diag_error(&d, "out of memory");
     else if (!load_inputs(n, a, in, &d) && !make_cfg(a, in, &cfg, cache, sizeof cache, &d) &&
-             !time_and_report(n, a, &cfg, &d))
+             !time_and_report(n, a, &cfg, a->given ? &in->given : NULL, &d))
         rc = MG_EXIT_OK;
     if (in) free_inputs(in);
     free(in);

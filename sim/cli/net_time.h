@@ -22,6 +22,8 @@ typedef struct mg_net_time_args {
     int         threads, sample, verbose, json;
     int         progress;         /* a line per search on stderr (a terminal) */
     int64_t     batch;
+    int         fuse;             /* --fuse: MG_NT_FUSE_* bits, 0 none */
+    int         concurrent;       /* --concurrent K: batch is K, reported as K instances */
     const char *out;              /* -o ("-": stdout; NULL: not written) */
     const char *csv;              /* --csv FILE (one row per layer), or NULL */
 } mg_net_time_args;

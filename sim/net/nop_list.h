@@ -14,6 +14,7 @@
     X(pool)         \
     X(gpool)        \
     X(add)          \
+    X(act)          \
     X(concat)       \
     X(resize)       \
     X(reshape)      \

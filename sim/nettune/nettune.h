@@ -36,6 +36,14 @@ typedef struct mg_nt_given {
 int  mg_nt_given_load(const char *path, const mg_net *net, mg_nt_given *g, mg_diag *d);
 void mg_nt_given_free(mg_nt_given *g);
 
+/* g's schedules for `batch` images stacked as an outer dimension, as
+ * --batch derives spaces: each schedule's H (conv2d, pool, add, act,
+ * concat, convpool: the images along H), else its M (matmul, softmax,
+ * layernorm: rows) times batch, the rest unchanged (not re-tuned).
+ * Returns 0 with *out filled, or -1 with the problem in d (a schedule
+ * with neither key, a stacked size past the operator's range). */
+int  mg_nt_given_stack(const mg_nt_given *g, int64_t batch, mg_nt_given *out, mg_diag *d);
+
 /* One layer's row. */
 typedef struct mg_nt_row {
     int      layer;               /* index into net->layers */

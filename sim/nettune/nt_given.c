@@ -3,9 +3,11 @@
  * {"schema": "mgsim-net-schedules/1", "layers": {"NAME": "op key=value
  * ...", ...}}.  Every problem is reported ("FILE: $.layers.NAME: ..."): a
  * name that is no layer of the network (with the nearest one), a value that
- * is not a string, a schedule the generator refuses.
+ * is not a string, a schedule the generator refuses.  With --batch, the
+ * schedules are stacked (mg_nt_given_stack).
  */
 #include "sim/nettune/nettune.h"
+#include "traces/gen/op.h"
 #include "traces/gen/schedule.h"
 #include "base/jsonfile.h"
 #include "base/strsim.h"
@@ -83,4 +85,74 @@ void mg_nt_given_free(mg_nt_given *g)
     free(g->words);
     free(g->name);
     memset(g, 0, sizeof *g);
+}
+
+/* Whether op takes the key `name`. */
+static int has_key(const mg_op *op, const char *name)
+{
+    for (const mg_key *k = op->keys; k && k->name; k++)
+        if (!strcmp(k->name, name)) return 1;
+    return 0;
+}
+
+/* One schedule stacked batch times into out (len bytes); 0, or -1 with
+ * the problem in d. */
+static int stack_one(const char *name, const char *words, int64_t batch, char *out,
+                     size_t len, mg_diag *d)
+{
+    mg_diag sd;
+    mg_diag_init(&sd);
+    mg_schedule s;
+    int rc = mg_schedule_parse_line(words, NULL, &s, &sd);
+    if (!rc && has_key(s.op, "H")) s.H *= batch;
+    else if (!rc && has_key(s.op, "M")) s.M *= batch;
+    else if (!rc) {
+        mg_diag_error(d, "--batch %lld: layer %s: %s has no H or M to stack the images along",
+                      (long long)batch, name, s.op->name);
+        rc = -1;
+    }
+    if (!rc) {
+        char text[1024];
+        mg_schedule_format(&s, text, sizeof text);
+        mg_schedule t;
+        if (mg_schedule_parse_line(text, NULL, &t, &sd)) {
+            mg_diag_error(d, "--batch %lld: layer %s: %s", (long long)batch, name,
+                          mg_diag_first(&sd));
+            rc = -1;
+        } else {
+            snprintf(out, len, "%s", text);
+        }
+    } else if (sd.n) {
+        mg_diag_error(d, "layer %s: %s", name, mg_diag_first(&sd));
+    }
+    mg_diag_free(&sd);
+    return rc;
+}
+
+int mg_nt_given_stack(const mg_nt_given *g, int64_t batch, mg_nt_given *out, mg_diag *d)
+{
+    memset(out, 0, sizeof *out);
+    out->name = calloc((size_t)g->n + 1, sizeof *out->name);
+    out->words = calloc((size_t)g->n + 1, sizeof *out->words);
+    if (!out->name || !out->words) {
+        mg_nt_given_free(out);
+        mg_diag_error(d, "out of memory");
+        return -1;
+    }
+    for (int i = 0; i < g->n; i++) {
+        char text[1024];
+        if (stack_one(g->name[i], g->words[i], batch, text, sizeof text, d)) {
+            mg_nt_given_free(out);
+            return -1;
+        }
+        snprintf(out->name[i], sizeof out->name[i], "%s", g->name[i]);
+        out->words[i] = strdup(text);
+        out->n = i + 1;
+        if (!out->words[i]) {
+            mg_nt_given_free(out);
+            mg_diag_error(d, "out of memory");
+            return -1;
+        }
+    }
+    return 0;
 }

@@ -8,7 +8,10 @@
  * the file's: the same layouts and load widths, splits of the output axes
  * into work-group x per-item tiles, the reduction split, the access
  * pattern and the unroll pragma.  Pooling takes the layouts and a 1D
- * work-group size (the generator's pool launch is 1D).
+ * work-group size (the generator's pool launch is 1D); so do the
+ * elementwise operators add, act and concat, their load widths only those
+ * that divide every input's channels.  resize and reshape have no
+ * generator operator and stay not simulated.
  */
 #include "sim/nettune/nt_space.h"
 #include "sim/net/nop.h"
@@ -59,7 +62,7 @@ static const int64_t *in_shape(const mg_net *net, const mg_net_layer *l, int i)
  * dilation, no ceil mode); 0, or 1 with the reason. */
 static int square_window(const mg_net_layer *l, char *why, size_t wlen)
 {
-    const char *bad = l->kernel[0] != l->kernel[1] ? "a non-square window"
+    const char *bad = l->kernel[0] != l->kernel[1] ? "non-square window"
                     : l->stride[0] != l->stride[1] ? "unequal strides"
                     : l->pad[0] != l->pad[1] ? "unequal padding"
                     : l->dilation[0] != 1 || l->dilation[1] != 1 ? "dilation"
@@ -210,6 +213,124 @@ static int sp_gpool(const mg_net *net, const mg_net_layer *l, int64_t batch, mg_
     return pool_space(x, batch, x[1], x[1], 0, "avg", sp, why, wlen);
 }
 
+/* The layout knob of the elementwise operators (LAYOUT3's entries) with
+ * only the load widths that divide g, the channels every input shares a
+ * factor of (a chunk of vec channels lies in one input): into buf. */
+static void ew_layouts(int64_t g, char *buf, size_t len)
+{
+    static const char *const entries[] = {
+        "[\"image\",\"image\",4]", "[\"image\",\"buffer\",4]", "[\"buffer\",\"image\",4]",
+        "[\"buffer\",\"buffer\",1]", "[\"buffer\",\"buffer\",2]", "[\"buffer\",\"buffer\",4]",
+        "[\"buffer\",\"buffer\",8]"};
+    static const int vec[] = {4, 4, 4, 1, 2, 4, 8};
+    size_t n = (size_t)snprintf(buf, len, "{\"name\":\"layout\",\"keys\":[\"layout_in\","
+                                "\"layout_out\",\"vec\"],\"values\":[");
+    const char *sep = "";
+    for (size_t i = 0; i < sizeof vec / sizeof vec[0] && n < len; i++)
+        if (g % vec[i] == 0) {
+            n += (size_t)snprintf(buf + n, len - n, "%s%s", sep, entries[i]);
+            sep = ",";
+        }
+    if (n < len) snprintf(buf + n, len - n, "]}");
+}
+
+/* An elementwise kernel (add, act, concat) over [N x batch x H, W, C]:
+ * op's keys `keys` (already printed), the filtered layouts and a 1D
+ * work-group size, like pooling's. */
+static int ew_space(const char *op, const char *keys, int64_t g, mg_nt_space *sp, char *why,
+                    size_t wlen)
+{
+    char lay[512];
+    ew_layouts(g, lay, sizeof lay);
+    return put(sp, why, wlen, HEAD "\"shape\":{%s}," FP16 ",\"wg.1\":1,\"wg.2\":1},"
+               "\"knobs\":[%s,{\"name\":\"wg\",\"key\":\"wg.0\",\"range\":{\"from\":16,"
+               "\"to\":1024,\"times\":2}}]}", op, op, keys, lay);
+}
+
+/* The height of the stacked images of tensor x, checked against the
+ * elementwise operators' ranges (<= 65536 rows, width and channels). */
+static int ew_rows(const char *op, const int64_t *x, int64_t batch, int64_t hmax, int64_t *H,
+                   char *why, size_t wlen)
+{
+    *H = x[0] * batch * x[1];
+    if (*H <= hmax && x[2] <= hmax && x[3] <= 65536) return 0;
+    snprintf(why, wlen, "outside the generator's %s ranges (H, W <= %" PRId64 "; H here %"
+             PRId64 ")", op, hmax, *H);
+    return 1;
+}
+
+/* The generator's activation word for a, or NULL when it has none. */
+static const char *gen_act(mg_net_act a)
+{
+    return a == MG_ACT_NONE ? "none" : a == MG_ACT_RELU ? "relu" : a == MG_ACT_RELU6 ? "relu6"
+                                                                     : NULL;
+}
+
+/* add: two inputs of one shape, with the layer's activation. */
+static int sp_add(const mg_net *net, const mg_net_layer *l, int64_t batch, mg_nt_space *sp,
+                  char *why, size_t wlen)
+{
+    const int64_t *x = in_shape(net, l, 0);
+    const char *act = gen_act(l->act);
+    int64_t H;
+    if (l->nin != 2) {
+        snprintf(why, wlen, "the generator's add sums 2 inputs (this one has %d)", l->nin);
+        return 1;
+    }
+    if (!act) {
+        snprintf(why, wlen, "the generator has no %s activation (add)", mg_net_act_names[l->act]);
+        return 1;
+    }
+    if (ew_rows("add", x, batch, 65536, &H, why, wlen)) return 1;
+    char keys[160];
+    snprintf(keys, sizeof keys, "\"H\":%" PRId64 ",\"W\":%" PRId64 ",\"C\":%" PRId64
+             ",\"act\":\"%s\"", H, x[2], x[3], act);
+    return ew_space("add", keys, x[3], sp, why, wlen);
+}
+
+/* act: a standalone activation (none is a copy). */
+static int sp_act(const mg_net *net, const mg_net_layer *l, int64_t batch, mg_nt_space *sp,
+                  char *why, size_t wlen)
+{
+    const int64_t *x = in_shape(net, l, 0);
+    const char *act = gen_act(l->act);
+    int64_t H;
+    if (!act) {
+        snprintf(why, wlen, "the generator has no %s activation (act)", mg_net_act_names[l->act]);
+        return 1;
+    }
+    if (ew_rows("act", x, batch, 65536, &H, why, wlen)) return 1;
+    char keys[160];
+    snprintf(keys, sizeof keys, "\"H\":%" PRId64 ",\"W\":%" PRId64 ",\"C\":%" PRId64
+             ",\"act\":\"%s\"", H, x[2], x[3], act);
+    return ew_space("act", keys, x[3], sp, why, wlen);
+}
+
+static int64_t gcd(int64_t a, int64_t b) { return b ? gcd(b, a % b) : a; }
+
+/* concat along C of 2 to 7 inputs, the channels as the generator's list. */
+static int sp_concat(const mg_net *net, const mg_net_layer *l, int64_t batch, mg_nt_space *sp,
+                     char *why, size_t wlen)
+{
+    int64_t H, g = 0;
+    if (l->nin < 2 || l->nin > 7) {
+        snprintf(why, wlen, "the generator's concat joins 2 to 7 inputs (this one has %d)",
+                 l->nin);
+        return 1;
+    }
+    if (ew_rows("concat", in_shape(net, l, 0), batch, 4096, &H, why, wlen)) return 1;
+    char keys[256];
+    size_t n = (size_t)snprintf(keys, sizeof keys, "\"H\":%" PRId64 ",\"W\":%" PRId64
+                                ",\"C\":\"", H, l->shape[2]);
+    for (int i = 0; i < l->nin && n < sizeof keys; i++) {
+        int64_t c = in_shape(net, l, i)[3];
+        g = gcd(g, c);
+        n += (size_t)snprintf(keys + n, sizeof keys - n, "%s%" PRId64, i ? "," : "", c);
+    }
+    if (n < sizeof keys) snprintf(keys + n, sizeof keys - n, "\"");
+    return ew_space("concat", keys, g, sp, why, wlen);
+}
+
 typedef int (*deriver)(const mg_net *net, const mg_net_layer *l, int64_t batch,
                        mg_nt_space *sp, char *why, size_t wlen);
 
@@ -225,6 +346,9 @@ static const struct {
     {"gpool", sp_gpool},
     {"softmax", sp_softmax},
     {"layernorm", sp_layernorm},
+    {"add", sp_add},
+    {"act", sp_act},
+    {"concat", sp_concat},
 };
 
 int mg_nt_space_derive(const mg_net *net, const mg_net_layer *l, int64_t batch,

@@ -1,0 +1,1 @@
+d=$(mktemp -d); $MGSIM net --config configs/devices/adreno640.json tests/networks/branch.json --fuse sideways -o $d/r.txt; echo "exit $?"; $MGSIM net tests/networks/branch.json --fuse both -o $d/r.txt; echo "exit $?"; echo "written: $(ls $d | wc -l)"; rm -rf $d
