@@ -135,8 +135,9 @@ static void shares_init(const mg_device *dev, const mg_am_params *p, mg_am_est *
     uint64_t at_once = min_u64(warps, per_sp * (uint64_t)dev->sp_count);
     double lines = dev->l2.line > 0 ? (double)dev->l2.size / (double)dev->l2.line : 0;
     e->l2_share = at_once ? lines / (double)at_once : lines;
+    uint64_t groups = e->groups_per_wg > 1 ? 1 : (e->wgs_per_sp ? e->wgs_per_sp : 1);
     for (int q = 0; q < MG_AM_PATHS; q++)
-        mg_am_share_init(&sh[q], per_sp ? (double)p->lines[q] / (double)per_sp : 0);
+        mg_am_share_init(&sh[q], (double)p->lines[q] / (double)groups);
     mg_am_share_init(&sh[MG_AM_PATHS], e->l2_share);
 }
 

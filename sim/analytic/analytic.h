@@ -41,6 +41,11 @@
 #include "traces/trace.h"
 #include "base/diag.h"
 
+/* The analytical model's revision: a screen's choices (and so a cached
+ * `mgsim net` search, sim/nettune/nt_cache.c) depend on it.  2: the L2 and
+ * DRAM traffic floors. */
+#define MG_AM_REVISION 2
+
 /* Memory paths a read can take, and the histogram's bins. */
 enum { MG_AM_TEX, MG_AM_BUF, MG_AM_LOCAL, MG_AM_CONST, MG_AM_PATHS };
 enum { MG_AM_H_ACCESS, MG_AM_H_LINE, MG_AM_H_BLOCK, MG_AM_BINS };
