@@ -49,7 +49,8 @@ void mg_am_print_text(FILE *f, const mg_device *dev, const mg_trace_header *h,
             (unsigned long long)e->wgs, e->warps_per_wg, h->warp_width);
     fprintf(f, "time        %.0f cycles = %.3f us at %.0f MHz (%s)\n", e->cycles,
             e->seconds * 1e6, dev->clock_hz / 1e6,
-            e->bound_by_floor ? "throughput floor" : "L = L_w x L_g");
+            e->bound_by_traffic ? "L2/DRAM traffic" : e->bound_by_floor ? "throughput floor"
+                                                                 : "L = L_w x L_g");
     print_tensors(f, e);
     print_caches(f, dev, e);
     fprintf(f, "warp        L_w = %.0f cycles (sum of L_t %.0f; work group %llu, warp 0)\n",
@@ -63,6 +64,9 @@ void mg_am_print_text(FILE *f, const mg_device *dev, const mg_trace_header *h,
             e->groups_per_wg, (unsigned long long)e->lg);
     fprintf(f, "integrated  L = %.0f cycles; throughput floor %.0f cycles\n", e->tm_cycles,
             e->floor_cycles);
+    fprintf(f, "traffic     L2 %.0f bytes (L1 misses) = %.0f cycles; DRAM %.0f bytes (inputs x "
+               "refetch in an L2 share of %.0f lines per warp) = %.0f cycles\n", e->l2_bytes,
+            e->l2_cycles, e->dram_bytes, e->l2_share, e->dram_cycles);
 }
 
 cJSON *mg_am_to_json(const mg_device *dev, const mg_trace_header *h, const mg_am_est *e)
@@ -73,7 +77,8 @@ cJSON *mg_am_to_json(const mg_device *dev, const mg_trace_header *h, const mg_am
     cJSON_AddStringToObject(j, "predictor", "analytic");
     cJSON_AddNumberToObject(j, "cycles", e->cycles);
     cJSON_AddNumberToObject(j, "seconds", e->seconds);
-    cJSON_AddStringToObject(j, "binding", e->bound_by_floor ? "floor" : "latency");
+    cJSON_AddStringToObject(j, "binding", e->bound_by_traffic ? "traffic"
+                                        : e->bound_by_floor ? "floor" : "latency");
     cJSON *ts = cJSON_AddArrayToObject(j, "tensors");
     for (int i = 0; i < e->ntensors; i++) {
         const mg_am_tensor *t = &e->t[i];
@@ -107,5 +112,10 @@ cJSON *mg_am_to_json(const mg_device *dev, const mg_trace_header *h, const mg_am
     cJSON_AddNumberToObject(g, "lg", (double)e->lg);
     cJSON_AddNumberToObject(j, "tm_cycles", e->tm_cycles);
     cJSON_AddNumberToObject(j, "floor_cycles", e->floor_cycles);
+    cJSON_AddNumberToObject(j, "l2_share_lines", e->l2_share);
+    cJSON_AddNumberToObject(j, "l2_bytes", e->l2_bytes);
+    cJSON_AddNumberToObject(j, "l2_cycles", e->l2_cycles);
+    cJSON_AddNumberToObject(j, "dram_bytes", e->dram_bytes);
+    cJSON_AddNumberToObject(j, "dram_cycles", e->dram_cycles);
     return j;
 }

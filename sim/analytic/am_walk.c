@@ -45,6 +45,8 @@ typedef struct walk {
     int tex_ready[MG_TRACE_MAX_OBJS];
     uint32_t sample[MG_AM_LANES];
     int nsample;
+    mg_am_share *sh;                  /* L1 shares by path, the L2's at MG_AM_PATHS */
+    int sh_failed;
 } walk;
 
 static int path_of(int type)
@@ -131,6 +133,26 @@ static void ids_of(walk *w, int path, const mg_rec *r, unsigned l, uint64_t *lin
     *block = bb > 0 ? a / (uint64_t)bb : a;
 }
 
+/* Every distinct line the active lanes of r read, once, through the
+ * path's L1 share; each miss's L2 line through the L2 share (tensor ti). */
+static void share_rec(walk *w, int path, int ti, const mg_rec *r)
+{
+    uint64_t seen[MG_TRACE_MAX_LANES];
+    int n = 0;
+    for (unsigned l = 0; l < r->lanes; l++) {
+        if (!mg_rec_active(r, l)) continue;
+        uint64_t line = 0, block = 0;
+        ids_of(w, path, r, l, &line, &block);
+        int k = n - 1;
+        while (k >= 0 && seen[k] != line) k--;       /* neighbours first */
+        if (k >= 0) continue;
+        seen[n++] = line;
+        int miss = mg_am_share_touch(&w->sh[path], ti, line);
+        if (miss > 0) miss = mg_am_share_touch(&w->sh[MG_AM_PATHS], ti, block);
+        if (miss < 0) w->sh_failed = 1;
+    }
+}
+
 static void read_rec(walk *w, const mg_rec *r)
 {
     int path = path_of(r->type);
@@ -138,6 +160,7 @@ static void read_rec(walk *w, const mg_rec *r)
     int ti = tensor_of(w, path, path == MG_AM_LOCAL ? 0 : r->obj);
     tensor_acc *a = &w->acc[ti];
     uint8_t ln[MG_TRACE_MAX_LANES];
+    if (w->sh && (path == MG_AM_TEX || path == MG_AM_BUF)) share_rec(w, path, ti, r);
     a->lanes_sum += mg_rec_distinct_lanes(r, ln);
     a->recs += 1;
     for (int k = 0; k < w->nsample; k++) {
@@ -163,7 +186,8 @@ static void finish(walk *w)
 }
 
 int mg_am_walk(const mg_device *dev, const mg_am_params *p, const mg_trace_header *h,
-               const mg_trace_wg *wg, uint32_t warp, mg_am_est *e, int *barrier, mg_diag *d)
+               const mg_trace_wg *wg, uint32_t warp, mg_am_est *e, mg_am_share *sh,
+               int *barrier, mg_diag *d)
 {
     walk *w = calloc(1, sizeof *w);
     mg_rec *r = malloc(sizeof *r);
@@ -177,6 +201,7 @@ int mg_am_walk(const mg_device *dev, const mg_am_params *p, const mg_trace_heade
     w->p = p;
     w->h = h;
     w->e = e;
+    w->sh = sh;
     uint32_t lanes = wg->warps[warp].lanes;
     w->nsample = lanes < MG_AM_LANES ? (int)lanes : MG_AM_LANES;
     for (int k = 0; k < w->nsample; k++) w->sample[k] = (uint32_t)k * lanes / (uint32_t)w->nsample;
@@ -187,7 +212,9 @@ int mg_am_walk(const mg_device *dev, const mg_am_params *p, const mg_trace_heade
         if (r->type == MG_REC_BARRIER) *barrier = 1;
         else read_rec(w, r);
     }
-    if (got == 0) {
+    if (got == 0 && w->sh_failed) {
+        mg_diag_error(d, "out of memory");
+    } else if (got == 0) {
         finish(w);
         rc = 0;
     }

@@ -19,10 +19,16 @@
  *   work-group level (eq. 4-6): occupancy from registers per item (the
  *     simulator's rule), work groups from the launch, L_g occupancy groups;
  *   integration (eq. 7): L = L_w x L_g.
- * The prediction is the larger of L and the trace's lower bound (ALU and
+ * The prediction is the largest of L, the trace's lower bound (ALU and
  * memory-pipe throughput, sim/model/bound.h) of the work group times the
- * work groups, plus the launch overhead: an mgsim addition, as TMModel
- * leaves compute out (its candidates differ only in memory behaviour).
+ * work groups, and the DRAM traffic at the DRAM bandwidth, plus the launch
+ * overhead: mgsim additions, as TMModel leaves compute out (its candidates
+ * differ only in memory behaviour).  The DRAM traffic is each texture and
+ * buffer input's bytes times its refetch factor: the walked warp's reads
+ * of L2 lines against its share of the L2 (the L2's lines over the warps
+ * resident on the GPU at once; eq. 3's capacity argument at the L2), a
+ * line read again after more than the share of other lines is fetched
+ * again.
  */
 #ifndef MG_ANALYTIC_H
 #define MG_ANALYTIC_H
@@ -34,6 +40,11 @@
 #include "sim/config/device.h"
 #include "traces/trace.h"
 #include "base/diag.h"
+
+/* The analytical model's revision: a screen's choices (and so a cached
+ * `mgsim net` search, sim/nettune/nt_cache.c) depend on it.  2: the L2 and
+ * DRAM traffic floors. */
+#define MG_AM_REVISION 2
 
 /* Memory paths a read can take, and the histogram's bins. */
 enum { MG_AM_TEX, MG_AM_BUF, MG_AM_LOCAL, MG_AM_CONST, MG_AM_PATHS };
@@ -66,6 +77,8 @@ typedef struct mg_am_tensor {
     double   lt;                   /* L_t = <beta, H>, cycles (eq. 1) */
     double   lt_miss;              /* L_t had every access missed its line (the cap) */
     double   lw;                   /* its share of L_w, cycles (eq. 3) */
+    double   dram_amp;             /* L2 lines fetched / distinct lines read, in the
+                                      warp's L2 share (1: each fetched once) */
 } mg_am_tensor;
 
 typedef struct mg_am_est {
@@ -83,9 +96,15 @@ typedef struct mg_am_est {
     uint64_t     lg;                     /* L_g, occupancy groups in turn (eq. 6) */
     double       tm_cycles;              /* L = L_w x L_g (eq. 7) */
     double       floor_cycles;           /* the trace's lower bound, extrapolated */
-    double       cycles;                 /* the larger of the two */
+    double       l2_share;               /* L2 lines per warp resident on the GPU */
+    double       l2_bytes;               /* L1 misses' lines, over the launch */
+    double       l2_cycles;              /* l2_bytes at the L2 bandwidth */
+    double       dram_bytes;             /* texture and buffer inputs x their dram_amp */
+    double       dram_cycles;            /* dram_bytes at the DRAM bandwidth */
+    double       cycles;                 /* the largest of the four */
     double       seconds;                /* cycles at the clock + launch overhead */
     int          bound_by_floor;         /* 1: the throughput floor binds */
+    int          bound_by_traffic;       /* 1: the L2 or DRAM traffic binds */
     uint64_t     sample_wg;              /* the work group walked */
 } mg_am_est;
 

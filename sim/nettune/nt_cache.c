@@ -3,10 +3,12 @@
  * (nt_kernel.h): DIR/KEY.json, schema "mgsim-net-kernel/1", written
  * atomically (base/jsonout.h), so concurrent runs and interrupted ones
  * never leave a torn entry.  The key covers everything the result depends
- * on, so an entry is never stale: another model revision, config, rule
- * set, screen or sampling is another key.
+ * on, so an entry is never stale: another model revision (the analytical
+ * model's too, when screened), config, rule set, screen or sampling is
+ * another key.
  */
 #include "sim/nettune/nt_kernel.h"
+#include "sim/analytic/analytic.h"
 #include "sim/model/model.h"
 #include "sim/version.h"
 #include "base/hash.h"
@@ -23,10 +25,12 @@
 
 void mg_nt_cache_key(const mg_nt_search *s, const char *kind, const char *what, char key[24])
 {
-    char head[256];
-    snprintf(head, sizeof head, "%s model=%d config=%s rules=%s screen=%llu sample=%d "
-             "max_work=%.17g\n", kind, MG_MODEL_REVISION, s->dev_hash, s->rules_hash,
-             (unsigned long long)s->screen_k, s->sample, s->max_work);
+    char head[320], analytic[32];
+    snprintf(analytic, sizeof analytic, " analytic=%d", MG_AM_REVISION);
+    snprintf(head, sizeof head, "%s model=%d%s config=%s rules=%s screen=%llu sample=%d "
+             "max_work=%.17g\n", kind, MG_MODEL_REVISION, s->screen_k ? analytic : "",
+             s->dev_hash, s->rules_hash, (unsigned long long)s->screen_k, s->sample,
+             s->max_work);
     uint64_t h = mg_fnv1a_more(mg_fnv1a_str(head), what, strlen(what));
     snprintf(key, 24, "%016llx", (unsigned long long)h);
 }

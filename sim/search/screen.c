@@ -6,6 +6,7 @@
  */
 #include "sim/search/screen.h"
 #include "sim/analytic/analytic.h"
+#include "sim/search/space_list.h"
 #include "traces/gen/gen.h"
 
 #include <inttypes.h>
@@ -27,6 +28,7 @@ typedef struct screen {
     mg_sweep_sum *sum;
     scand   *c;
     uint64_t n, cap;
+    const mg_space_list *list;    /* the members, the rules fired on each */
     int      nthreads, failed;
     mg_diag *d;
 } screen;
@@ -56,12 +58,7 @@ static int list_visit(void *p, const mg_space_cand *c)
 {
     screen *S = p;
     const mg_sweep_cfg *cfg = S->cfg;
-    unsigned m = 0;
-    if (cfg->rules) {
-        mg_gen g;
-        if (mg_gen_plan(&g, &c->s, S->d)) { S->failed = 1; return 1; }
-        m = mg_rules_eval(cfg->rules, cfg->dev, &c->s, &g.k);
-    }
+    unsigned m = S->list->fired[c->index];
     if (cfg->pruned_only && m) return 0;
     if (S->n == S->cap) {
         uint64_t cap = S->cap ? 2 * S->cap : 1024;
@@ -166,16 +163,26 @@ static void choose(screen *S, unsigned char *keep)
     }
 }
 
-int mg_screen_select(const mg_sweep_cfg *cfg, mg_sweep_sum *sum, unsigned char **keep,
-                     mg_diag *d)
+/* Whether the sweep would simulate member `index` (its words wanted). */
+static int rankable(void *p, uint64_t index)
 {
-    screen S = {.cfg = cfg, .sum = sum, .d = d};
-    mg_space_stats st;
-    *keep = NULL;
-    mg_space_enumerate(cfg->space, list_visit, &S, &st);
+    screen *S = p;
+    return !S->cfg->pruned_only || !S->list->fired[index];
+}
+
+int mg_screen_select(const mg_sweep_cfg *cfg, mg_sweep_sum *sum, const mg_space_list *list,
+                     unsigned char **keep, mg_diag *d)
+{
+    screen S = {.cfg = cfg, .sum = sum, .list = list, .d = d};
     int rc = -1;
+    *keep = NULL;
+    if (mg_space_visit_members(cfg->space, list->raw, list->n, rankable, list_visit, &S) < 0 &&
+        !S.failed) {
+        mg_diag_error(d, "internal: a listed member of the space does not parse");
+        S.failed = 1;
+    }
     if (S.failed) goto out;
-    *keep = calloc(st.size ? st.size : 1, 1);
+    *keep = calloc(list->n ? list->n : 1, 1);
     if (!*keep) {
         mg_diag_error(d, "out of memory");
         goto out;

@@ -9,6 +9,7 @@
 #ifndef MG_SCREEN_H
 #define MG_SCREEN_H
 
+#include "sim/search/space_list.h"
 #include "sim/search/sweep.h"
 
 /* Parse "analytic:K" or "analytic:K+kept" (K >= 1) into *k and *kept.
@@ -21,11 +22,13 @@ const char *mg_screen_str(uint64_t k, int kept, char *buf, size_t len);
 /* Rank the candidates of cfg's space that the sweep would simulate (all,
  * or with cfg->pruned_only the ones the rules keep) on cfg->threads
  * threads and choose the ones to simulate: *keep (malloc'd, one byte per
- * member of the space, 1: simulate) and sum->screen_ranked/_chosen.  The
- * choice depends only on the inputs (ties go to the lower index), never on
- * the threads.  sum's shape groups must be counted already.  Returns 0, or
- * -1 with the problem in d. */
-int mg_screen_select(const mg_sweep_cfg *cfg, mg_sweep_sum *sum, unsigned char **keep,
-                     mg_diag *d);
+ * member of the space, 1: simulate) and sum->screen_ranked/_chosen.  list:
+ * every member and the rules that fire on it (the sweep's count pass);
+ * only the candidates ranked are assembled again.  The choice depends
+ * only on the inputs (ties go to the lower index), never on the threads.
+ * sum's shape groups must be counted already.  Returns 0, or -1 with the
+ * problem in d. */
+int mg_screen_select(const mg_sweep_cfg *cfg, mg_sweep_sum *sum, const mg_space_list *list,
+                     unsigned char **keep, mg_diag *d);
 
 #endif

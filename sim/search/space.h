@@ -126,6 +126,18 @@ typedef int (*mg_space_visit)(void *ctx, const mg_space_cand *c);
  * count, then text).  Returns 0, or fn's nonzero return. */
 int mg_space_enumerate(const mg_space *sp, mg_space_visit fn, void *ctx, mg_space_stats *st);
 
+/* Whether the member numbered index is to be visited. */
+typedef int (*mg_space_want)(void *ctx, uint64_t index);
+
+/* Visit again, in order, the members a first enumeration met: raw[i] is
+ * member i's raw combination number (its mg_space_cand.raw), n the
+ * members.  Only members want() accepts (every one when want is NULL) are
+ * assembled and parsed, so a pass over a few members costs only theirs,
+ * and excluded or invalid combinations cost nothing.  Returns 0, fn's
+ * nonzero return, or -1 when raw[i] is not a member of sp. */
+int mg_space_visit_members(const mg_space *sp, const uint64_t *raw, uint64_t n,
+                           mg_space_want want, mg_space_visit fn, void *ctx);
+
 /* The counts as JSON / text. */
 cJSON *mg_space_stats_json(const mg_space *sp, const mg_space_stats *st);
 void   mg_space_stats_print(const mg_space *sp, const mg_space_stats *st, FILE *f);

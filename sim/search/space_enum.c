@@ -74,24 +74,41 @@ static int cons_ok(const mg_space *sp, const int64_t *pos)
     return 1;
 }
 
-/* "op key=value ..." into buf; word pointers into wbuf for the parser. */
+/* Append the n bytes of t at buf + *o (len the room): 0, or -1 when they
+ * do not fit. */
+static int append(char *buf, size_t len, size_t *o, const char *t, size_t n)
+{
+    if (*o + n >= len) return -1;
+    memcpy(buf + *o, t, n);
+    *o += n;
+    return 0;
+}
+
+/* "op key=value ..." into buf (NUL-separated words; the caller joins
+ * them); word pointers into w for the parser.  The number of words, or -1
+ * when they do not fit.  memcpy, not printf: the enumeration assembles
+ * every combination of a space. */
 static int words(const mg_space *sp, const int64_t *pos, char *buf, size_t len, char **w)
 {
-    size_t o = (size_t)snprintf(buf, len, "%s", sp->op);
+    size_t o = 0;
     int n = 0;
-    for (int k = 0; k < sp->nkeys && o < len; k++) {
+    if (append(buf, len, &o, sp->op, strlen(sp->op))) return -1;
+    for (int k = 0; k < sp->nkeys; k++) {
         buf[o++] = 0;
         w[n++] = buf + o;
-        o += (size_t)snprintf(buf + o, len - o, "%s=", sp->keyname[k]);
+        const char *kn = sp->keyname[k];
+        if (append(buf, len, &o, kn, strlen(kn)) || append(buf, len, &o, "=", 1)) return -1;
         int parts = sp->keyparts[k] ? sp->keyparts[k] : 1;
-        for (int p = 0; p < parts && o < len; p++) {
+        for (int p = 0; p < parts; p++) {
             int v = sp->keyvars[k][p];
-            if (p) buf[o++] = sp->keyparts[k] == 2 ? 'x' : ',';
-            if (o < len)
-                o += (size_t)snprintf(buf + o, len - o, "%s", v < 0 ? "1" : value(sp, pos, v)->s);
+            const char *sep = sp->keyparts[k] == 2 ? "x" : ",";
+            const char *t = v < 0 ? "1" : value(sp, pos, v)->s;
+            if ((p && append(buf, len, &o, sep, 1)) || append(buf, len, &o, t, strlen(t)))
+                return -1;
         }
     }
-    return o < len ? n : -1;
+    buf[o] = 0;
+    return n;
 }
 
 static int cmp_reason(const void *a, const void *b, const mg_space_stats *st)
@@ -154,6 +171,44 @@ int mg_space_enumerate(const mg_space *sp, mg_space_visit fn, void *ctx, mg_spac
     mg_diag_free(&d);
     free(c);
     sort_reasons(st);
+    return rc;
+}
+
+/* The odometer position of raw combination r (the last knob fastest). */
+static void position_of(const mg_space *sp, uint64_t r, int64_t *pos)
+{
+    for (int k = sp->nknobs - 1; k >= 0; k--) {
+        uint64_t n = (uint64_t)sp->knobs[k].nopts;
+        pos[k] = (int64_t)(r % n);
+        r /= n;
+    }
+}
+
+int mg_space_visit_members(const mg_space *sp, const uint64_t *raw, uint64_t n,
+                           mg_space_want want, mg_space_visit fn, void *ctx)
+{
+    int64_t pos[MG_SPACE_MAX_KNOBS] = {0};
+    mg_space_cand *c = malloc(sizeof *c);
+    if (!c) return -1;
+    char *w[MG_SPACE_MAX_VARS + 1];
+    int rc = 0;
+    mg_diag d;
+    mg_diag_init(&d);
+    for (uint64_t i = 0; i < n && !rc; i++) {
+        if (want && !want(ctx, i)) continue;
+        position_of(sp, raw[i], pos);
+        int nw = words(sp, pos, c->words, sizeof c->words, w);
+        if (nw < 0 || mg_schedule_parse(sp->op, nw, w, &c->s, &d)) {
+            rc = -1;                             /* not a member: the list is another space's */
+            break;
+        }
+        for (int k = 0; k < nw; k++) w[k][-1] = ' ';
+        c->index = i;
+        c->raw = raw[i];
+        rc = fn(ctx, c);
+    }
+    mg_diag_free(&d);
+    free(c);
     return rc;
 }
 

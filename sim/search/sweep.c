@@ -2,11 +2,17 @@
  * sweep.c - the sweep engine: enumerate a space, prune, simulate on N
  * POSIX threads, write results in candidate order.
  *
- * The scan pass (this thread): enumerate once, evaluate the rules for
- * every member (static features only), count what the summary needs about
+ * The count pass enumerates the space, counting its members and shapes and
+ * listing each member's raw combination (space_list.h); the later passes visit only the
+ * listed members they need (mg_space_visit_members), so they assemble no
+ * excluded or invalid combination, and the simulate pass only the members
+ * it simulates.
+ * The count pass also evaluates the rules for every member (static
+ * features only).
+ * The scan pass (this thread): visit every member, count what the summary needs about
  * the space, check the resumed results against the members they claim to
  * be, and count what is left to simulate.
- * The simulate pass: enumerate again; this thread hands the candidates to
+ * The simulate pass: visit the members again; this thread hands the candidates to
  * simulate to a ring of W slots in candidate order (the sequence number
  * seq); workers take slots in seq order, simulate without the lock, and put
  * the result back; whoever completes a result writes every result that is
@@ -41,6 +47,7 @@
 #include "sim/search/memo.h"
 #include "sim/search/screen.h"
 #include "sim/search/shard.h"
+#include "sim/search/space_list.h"
 
 #include "base/hash.h"
 #include "traces/gen/gen.h"
@@ -80,6 +87,7 @@ typedef struct engine {
     /* the scan pass */
     unsigned char *mask;              /* per member: fired rules | MASK_DONE | MASK_SCREENED */
     unsigned char *keep;              /* --screen: per member, 1 to simulate (NULL: all) */
+    mg_space_list  list;              /* the count pass's: members, their fired rules */
     uint64_t       nmask, capmask;
     mg_sweep_done  done;
     uint64_t       di;                /* next resumed result to match */
@@ -121,10 +129,26 @@ static int sim_words(const engine *e, const mg_space_cand *c, char *buf, size_t 
 
 /* ---- the scan pass ----------------------------------------------------------- */
 
-static int count_shape(void *p, const mg_space_cand *c)
+/* The count pass's visit: c's shape group counted, c listed (its raw
+ * combination and the rules that fire on it) for the later passes. */
+static int count_member(void *p, const mg_space_cand *c)
 {
-    mg_sweep_group_of(p, c->words, 1);
+    engine *e = p;
+    if (e->sum->nshape_keys) mg_sweep_group_of(e->sum, c->words, 1);
+    if (mg_space_list_add(&e->list, e->cfg->rules, e->cfg->dev, c, e->d)) {
+        e->failed = 1;
+        return 1;
+    }
     return 0;
+}
+
+/* Visit the members want() accepts (NULL: all) with fn, from the count
+ * pass's list.  Returns as mg_space_visit_members (-1 diagnosed). */
+static int each_member(engine *e, mg_space_want want, mg_space_visit fn)
+{
+    int rc = mg_space_visit_members(e->cfg->space, e->list.raw, e->list.n, want, fn, e);
+    if (rc < 0) mg_diag_error(e->d, "internal: a listed member of the space does not parse");
+    return rc;
 }
 
 static int mask_push(engine *e, unsigned char m)
@@ -211,31 +235,29 @@ static int skipped(engine *e, uint64_t index)
     return e->si < dist->nskip && dist->skip[e->si] == index;
 }
 
-/* The scan pass's visit of member c: its rules, its counts, its resumed
- * result checked, its mask entry.  Returns 0, 1 to stop (e->failed set on
+/* The scan pass's visit of member `index` (c: the member assembled, NULL
+ * when nothing needs its words: no resumed results and no shape keys):
+ * its rules (from the count pass's list), its counts, its resumed result
+ * checked, its mask entry.  Returns 0, 1 to stop (e->failed set on
  * error). */
-static int scan_visit(void *p, const mg_space_cand *c)
+static int scan_member(engine *e, uint64_t index, const mg_space_cand *c)
 {
-    engine *e = p;
     const mg_sweep_cfg *cfg = e->cfg;
-    unsigned m = 0;
+    unsigned m = e->list.fired[index];
     if (stopped(e)) return 1;
     if (cfg->rules) {
-        mg_gen g;
-        if (mg_gen_plan(&g, &c->s, e->d)) { e->failed = 1; return 1; }
-        m = mg_rules_eval(cfg->rules, cfg->dev, &c->s, &g.k);
         e->sum->kept += m == 0;
-        mg_sweep_group *gr = mg_sweep_group_of(e->sum, c->words, 0);
+        mg_sweep_group *gr = c ? mg_sweep_group_of(e->sum, c->words, 0) : NULL;
         if (gr) gr->kept += m == 0;
         for (int i = 0; i < MG_RULE_COUNT; i++) e->sum->fired[i] += (m >> i) & 1u;
     }
-    int done = check_done(e, c, m);
+    int done = c ? check_done(e, c, m) : 0;
     if (done < 0) {
         e->failed = 1;
         return 1;
     }
-    int screened = e->keep && !e->keep[c->index];
-    int mine = mg_shard_has(&e->sum->id, c->index) && !skipped(e, c->index);
+    int screened = e->keep && !e->keep[index];
+    int mine = mg_shard_has(&e->sum->id, index) && !skipped(e, index);
     if (!done && mine && (!cfg->pruned_only || !m) && !screened) {
         e->sum->todo++;
     }
@@ -246,6 +268,21 @@ static int scan_visit(void *p, const mg_space_cand *c)
         return 1;
     }
     return 0;
+}
+
+static int scan_visit(void *p, const mg_space_cand *c)
+{
+    return scan_member(p, c->index, c);
+}
+
+/* The scan pass over every member: without words when no member needs
+ * them (scan_member).  Returns 0, nonzero to stop (e->failed on error). */
+static int scan_pass(engine *e)
+{
+    if (e->done.n || e->sum->nshape_keys) return each_member(e, NULL, scan_visit);
+    int rc = 0;
+    for (uint64_t i = 0; i < e->list.n && !rc; i++) rc = scan_member(e, i, NULL);
+    return rc;
 }
 
 /* ---- progress --------------------------------------------------------------- */
@@ -439,6 +476,16 @@ static double bar_cycles(engine *e, const char *words)
     return e->cfg->cutoff * b->seconds * e->cfg->dev->clock_hz;
 }
 
+/* Whether the simulate pass of e->phase simulates (or, SWEEP_REST_CAPPED,
+ * hands on) member `index`: the test simulate_visit starts with. */
+static int sim_wanted(void *p, uint64_t index)
+{
+    engine *e = p;
+    unsigned m = e->mask[index];
+    return !((m & (MASK_DONE | MASK_SCREENED)) || (e->cfg->pruned_only && m) ||
+             (e->phase == SWEEP_KEPT_FIRST && m));
+}
+
 /* The simulate pass's visit of member c: unless the phase skips it, wait
  * for a free slot and fill it (SWEEP_REST_CAPPED: a kept candidate's from
  * its held result, a pruned one's with its bar).  Returns 0, 1 to stop
@@ -447,9 +494,7 @@ static int simulate_visit(void *p, const mg_space_cand *c)
 {
     engine *e = p;
     unsigned m = e->mask[c->index];
-    if ((m & (MASK_DONE | MASK_SCREENED)) || (e->cfg->pruned_only && m) ||
-        (e->phase == SWEEP_KEPT_FIRST && m))
-        return 0;
+    if (!sim_wanted(e, c->index)) return 0;
     if (e->phase != SWEEP_KEPT_FIRST && e->next_push == e->sum->todo) return 1;  /* --limit reached */
     char buf[1200];
     char *words = sim_words(e, c, buf, sizeof buf) ? NULL : strdup(buf);
@@ -521,9 +566,8 @@ static int run_simulate_pass(engine *e)
     if (!started) {
         mg_diag_error(e->d, "cannot start threads");
         e->fatal = 1;
-    } else {
-        mg_space_stats st;
-        mg_space_enumerate(e->cfg->space, simulate_visit, e, &st);
+    } else if (each_member(e, sim_wanted, simulate_visit) < 0) {
+        e->fatal = 1;
     }
     pthread_mutex_lock(&e->mu);
     e->prod_done = 1;
@@ -583,18 +627,20 @@ int mg_sweep_run(const mg_sweep_cfg *cfg, mg_sweep_sum *sum, mg_diag *d)
     /* the space's size goes into the results header: count it first (and
      * its shapes, in enumeration order, before any result is read) */
     mg_space_stats st;
-    mg_space_enumerate(cfg->space, sum->nshape_keys ? count_shape : NULL, sum, &st);
+    mg_space_enumerate(cfg->space, count_member, &e, &st);
+    if (e.failed) goto out;
     sum->id.size = st.size;
     sum->raw = st.raw;
     sum->excluded = st.excluded;
     sum->invalid = st.invalid;
-    if (cfg->screen_k && mg_screen_select(cfg, sum, &e.keep, d)) goto out;
+    if (cfg->screen_k &&
+        mg_screen_select(cfg, sum, &e.list, &e.keep, d))
+        goto out;
     if (cfg->results) {
         e.out = mg_sweep_file_open(cfg->results, &sum->id, cfg->restart, sum, &e.done, d);
         if (!e.out) goto out;
     }
-    mg_space_enumerate(cfg->space, scan_visit, &e, &st);
-    if (e.failed) goto out;
+    if (scan_pass(&e) < 0 || e.failed) goto out;
     if (stopped(&e)) {
         sum->interrupted = 1;
         rc = 0;
@@ -624,6 +670,7 @@ out:
     mg_sweep_done_free(&e.done);
     free(e.mask);
     free(e.keep);
+    mg_space_list_free(&e.list);
     for (uint64_t i = e.kcur; i < e.nk; i++) mg_sweep_result_free(&e.ktab[i]);
     free(e.ktab);
     return rc;

@@ -9,7 +9,10 @@
  * - L_t = <beta, H> (eq. 1);
  * - warp level: 64 lanes reading rows (w s = 64 > C = 32) take one step of
  *   thrashing, L_w = L_t x D (eq. 2); 2 lanes take none;
- * - work-group level: L_g = ceil(WGs / (SPs x work groups per SP)). */
+ * - work-group level: L_g = ceil(WGs / (SPs x work groups per SP));
+ * - traffic floors: the L1 misses in the warp's share of the L1 (its 32
+ *   lines over the work groups resident per SP) at the L2 bandwidth, the
+ *   image's bytes times the L2 refetch factor at the DRAM bandwidth. */
 #include <CUnit/CUnit.h>
 #include <math.h>
 #include <string.h>
@@ -156,6 +159,25 @@ static void test_groups(void)
     CU_ASSERT_TRUE(e.cycles >= e.tm_cycles && e.cycles >= e.floor_cycles);
 }
 
+static void test_traffic(void)
+{
+    mg_am_est e;
+    /* 64 lanes, a row each (x = 0..15: tiles 0 and 1, one L2 line): every
+     * record reads 64 distinct tiles, more than the 32 lines the warp
+     * holds, so each of the 16 x 64 reads is an L1 miss, 32 bytes each; the
+     * 64 L2 lines are each fetched once (amp 1) */
+    CU_ASSERT_FATAL(estimate(PAT_ROW, 64, 1, &e) == 0);
+    CU_ASSERT_DOUBLE_EQUAL(e.l2_bytes, 16 * 64 * 32, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(e.l2_cycles, 16 * 64 * 32 / 96e9 * 585e6, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(e.t[0].dram_amp, 1, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(e.dram_bytes, 256 * 256 * 4, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(e.dram_cycles, 256 * 256 * 4 / 30e9 * 585e6, 1e-6);
+    CU_ASSERT_TRUE(e.cycles >= e.l2_cycles && e.cycles >= e.dram_cycles);
+    /* 2 lanes: 2 tiles each, held between records: 4 misses */
+    CU_ASSERT_FATAL(estimate(PAT_ROW, 2, 1, &e) == 0);
+    CU_ASSERT_DOUBLE_EQUAL(e.l2_bytes, 4 * 32, 1e-6);
+}
+
 static void test_predictor_parse(void)
 {
     int p = -1;
@@ -175,6 +197,7 @@ int add_analytic_suite(void)
         !CU_add_test(s, "2-row blocks: s = 2", test_block2) ||
         !CU_add_test(s, "thrashing: one step of D past C", test_thrashing) ||
         !CU_add_test(s, "occupancy groups: L_g", test_groups) ||
+        !CU_add_test(s, "traffic floors: L1 misses, L2 refetch", test_traffic) ||
         !CU_add_test(s, "--predictor values", test_predictor_parse))
         return -1;
     return 0;

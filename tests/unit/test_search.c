@@ -2,6 +2,7 @@
  * (mg_rule_*): enumeration order and counts on small spaces, each rule
  * firing and not firing, rule- and space-file errors. */
 #include <CUnit/CUnit.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "sim/config/device.h"
@@ -84,6 +85,62 @@ static void test_invalid(void)
     CU_ASSERT_EQUAL(st.size, 33);
     CU_ASSERT_EQUAL(st.nreasons, 1);
     CU_ASSERT_PTR_NOT_NULL(strstr(st.reason[0], "must be a multiple of split x unroll"));
+    mg_space_free(&sp);
+    mg_diag_free(&d);
+}
+
+/* Every member's words, in order, and each one's raw combination. */
+typedef struct listed { uint64_t n, raw[64]; char words[64][1024]; } listed;
+static int list_one(void *p, const mg_space_cand *c)
+{
+    listed *l = p;
+    if (l->n < 64) {
+        l->raw[l->n] = c->raw;
+        snprintf(l->words[l->n], sizeof l->words[0], "%s", c->words);
+    }
+    l->n++;
+    return c->index + 1 == l->n ? 0 : 1;      /* index: its place in order */
+}
+
+static int odd_only(void *p, uint64_t index)
+{
+    (void)p;
+    return (int)(index & 1);
+}
+
+static void test_visit_members(void)
+{
+    /* test_invalid's space: revisiting the listed members gives the same
+     * members (index, raw, words) as the enumeration; want() picks some;
+     * a raw combination that is not a member is refused. */
+    const char *text = SPACE_HEAD
+        "\"knobs\": [{\"name\": \"x\", \"key\": \"wg.0\", \"values\": [1, 2]},"
+        "  {\"name\": \"m\", \"split\": {\"keys\": [\"wg.1\", \"tile.0\"], \"of\": 4}},"
+        "  {\"name\": \"u\", \"key\": \"unroll\", \"range\": {\"from\": 1, \"to\": 8, \"times\": 2}}],"
+        "\"constraints\": [{\"product\": [\"wg.0\", \"wg.1\"], \"max\": 4}]}";
+    mg_space sp;
+    mg_diag d;
+    mg_diag_init(&d);
+    CU_ASSERT_EQUAL_FATAL(load_space(text, &sp, &d), 0);
+    mg_space_stats st;
+    static listed a, b, c;
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    memset(&c, 0, sizeof c);
+    CU_ASSERT_EQUAL(mg_space_enumerate(&sp, list_one, &a, &st), 0);
+    CU_ASSERT_EQUAL_FATAL(a.n, 33);
+    CU_ASSERT_EQUAL(mg_space_visit_members(&sp, a.raw, a.n, NULL, list_one, &b), 0);
+    CU_ASSERT_EQUAL_FATAL(b.n, 33);
+    for (uint64_t i = 0; i < 33; i++) {
+        CU_ASSERT_EQUAL(a.raw[i], b.raw[i]);
+        CU_ASSERT_STRING_EQUAL(a.words[i], b.words[i]);
+    }
+    /* index 1 is the first odd one: list_one sees index 1 as its first, stops */
+    CU_ASSERT_EQUAL(mg_space_visit_members(&sp, a.raw, a.n, odd_only, list_one, &c), 1);
+    CU_ASSERT_EQUAL(c.n, 1);
+    CU_ASSERT_STRING_EQUAL(c.words[0], a.words[1]);
+    uint64_t bad = 3;                         /* wg.0 1, (1,1), unroll 8: invalid */
+    CU_ASSERT_EQUAL(mg_space_visit_members(&sp, &bad, 1, NULL, list_one, &c), -1);
     mg_space_free(&sp);
     mg_diag_free(&d);
 }
@@ -186,6 +243,7 @@ int add_search_suite(void)
     CU_pSuite s = CU_add_suite("search", NULL, NULL);
     if (!s || !CU_add_test(s, "enumeration order and count", test_enum) ||
         !CU_add_test(s, "invalid candidates by reason", test_invalid) ||
+        !CU_add_test(s, "members visited again by raw combination", test_visit_members) ||
         !CU_add_test(s, "space file errors", test_space_errors) ||
         !CU_add_test(s, "each rule fires and not", test_rules) ||
         !CU_add_test(s, "rule file errors", test_rule_errors))

@@ -9,6 +9,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,8 +66,40 @@ static int op_accepts(const mg_op *op, const char *name)
 }
 
 /* Find a key by name among the op's keys and accepted knobs; *idx is its
- * index in s->set. */
+ * index in s->set.  Looked up once per (op, name) and thread, then from a
+ * small memo (a space's enumeration looks every key of every combination
+ * up). */
+static const mg_key *search_key(const mg_op *op, const char *name, int *idx);
+
 static const mg_key *find_key(const mg_op *op, const char *name, int *idx)
+{
+    static _Thread_local struct {
+        const mg_op *op;
+        char name[24];
+        const mg_key *k;
+        int idx;
+    } memo[64];
+    size_t n = strlen(name);
+    unsigned h = (unsigned)((uintptr_t)op >> 4) * 31u + (unsigned)n;
+    for (size_t i = 0; i < n; i++) h = h * 31u + (unsigned char)name[i];
+    h &= 63u;
+    if (memo[h].op == op && !strcmp(memo[h].name, name)) {
+        *idx = memo[h].idx;
+        return memo[h].k;
+    }
+    int i = -1;
+    const mg_key *k = search_key(op, name, &i);
+    *idx = i;
+    if (n < sizeof memo[h].name) {          /* a key the op lacks is remembered too */
+        memo[h].op = op;
+        memcpy(memo[h].name, name, n + 1);
+        memo[h].k = k;
+        memo[h].idx = i;
+    }
+    return k;
+}
+
+static const mg_key *search_key(const mg_op *op, const char *name, int *idx)
 {
     for (int i = 0; op->keys[i].name; i++) {
         if (!strcmp(op->keys[i].name, name)) {
@@ -226,16 +259,26 @@ static int set_key(mg_schedule *s, const mg_key *k, const char *v, const char *w
     return -1;
 }
 
+/* s (zeroed but for s->op == op) with op's defaults: parsed once per op
+ * and thread, then copied (a space's enumeration parses every
+ * combination). */
 static void apply_defaults(mg_schedule *s, const mg_op *op)
 {
-    mg_diag d;
-    mg_diag_init(&d);
-    for (int i = 0; i < NCOMMON; i++) set_key(s, &mg_common_keys[i], mg_common_keys[i].def,
-                                              "default", &d);
-    for (int i = 0; op->keys[i].name; i++) set_key(s, &op->keys[i], op->keys[i].def,
-                                                   "default", &d);
-    mg_diag_free(&d);     /* defaults are checked by a unit test */
-    if (op->defaults) op->defaults(s);
+    static _Thread_local const mg_op *last;
+    static _Thread_local mg_schedule def;
+    if (last != op) {
+        mg_diag d;
+        mg_diag_init(&d);
+        for (int i = 0; i < NCOMMON; i++) set_key(s, &mg_common_keys[i], mg_common_keys[i].def,
+                                                  "default", &d);
+        for (int i = 0; op->keys[i].name; i++) set_key(s, &op->keys[i], op->keys[i].def,
+                                                       "default", &d);
+        mg_diag_free(&d);     /* defaults are checked by a unit test */
+        if (op->defaults) op->defaults(s);
+        def = *s;
+        last = op;
+    }
+    *s = def;
 }
 
 /* After all words: `layout` sets each role not given on its own. */

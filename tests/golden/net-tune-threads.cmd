@@ -1,0 +1,1 @@
+d=$(mktemp -d); $MGSIM net --config configs/devices/adreno640.json tests/networks/tiny.json --screen analytic:2 -j 1 --no-cache --json -o $d/a.json && $MGSIM net --config configs/devices/adreno640.json tests/networks/tiny.json --screen analytic:2 -j 3 --no-cache --json -o $d/b.json && cmp $d/a.json $d/b.json && echo "the same report on 1 and 3 threads"; rm -rf $d
