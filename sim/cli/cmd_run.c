@@ -14,6 +14,7 @@
 #include "base/opts.h"
 
 #include <errno.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -210,6 +211,9 @@ int mg_cmd_run(int argc, char **argv)
         rd = mg_trace_reader_open(a.trace, &d);
         if (!rd) goto done;
         src = mg_trace_reader_source(rd);
+        struct stat st;
+        if (!a.quiet && !stat(a.trace, &st))
+            mg_prog_source_wrap_file(&ps, &src, (uint64_t)st.st_size, "mgsim: run");
     } else {
         if (run_schedule(dev, a.nwords, a.words, g, &d) || mg_gen_check_work(g, a.max_work, &d))
             goto done;
