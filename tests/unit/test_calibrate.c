@@ -148,7 +148,7 @@ static void apply(cJSON *prof, const edit *e)
 static const rule_case rule_cases[] = {
     /* bandwidths: the per-core ceiling 2 x 132 x 1.98 GHz x 32 x 4 B = 66.9 TB/s */
     {{{"bw_image", "peak_gbps", 78400, -1}}, 0, "tex_l1.bandwidth", MG_CAL_REFUSED,
-     "bw-ceiling", "16.7TB/s"},
+     "bw-ceiling", "8.36TB/s"},
     {{{"bw_image", "peak_gbps", 8015, -1}}, 0, "tex_l1.bandwidth", MG_CAL_PASSED, NULL,
      "8.015TB/s"},
     {{{"bw_buffer", "peak_gbps", 40000, -1}}, 0, "buffer_l1.bandwidth", MG_CAL_FLAGGED,
