@@ -312,18 +312,15 @@ static uint32_t tex_unit_blocks(const mg_device *dev, const mg_rec *r)
     int64_t bw = dev->tex_unit_block_bytes, bh = dev->tex_unit_block_rows;
     uint32_t blocks = 0;
     for (uint32_t l0 = 0; l0 < r->lanes; l0 += g) {
-        uint64_t seen[MG_TRACE_MAX_LANES];
+        uint64_t key[MG_TRACE_MAX_LANES];
         uint32_t n = 0;
         for (uint32_t l = l0; l < l0 + g && l < r->lanes; l++) {
             if (!mg_rec_active(r, l)) continue;
             int64_t x = (int64_t)r->a[src[l]] * tb, y = r->b[src[l]];
-            uint64_t key = ((uint64_t)(uint32_t)(x >= 0 ? x / bw : -1 - (-1 - x) / bw) << 32) |
-                           (uint32_t)(y >= 0 ? y / bh : -1 - (-1 - y) / bh);
-            uint32_t j = 0;
-            while (j < n && seen[j] != key) j++;
-            if (j == n) seen[n++] = key;
+            key[n++] = ((uint64_t)(uint32_t)(x >= 0 ? x / bw : -1 - (-1 - x) / bw) << 32) |
+                       (uint32_t)(y >= 0 ? y / bh : -1 - (-1 - y) / bh);
         }
-        blocks += n;
+        blocks += uniq(key, n);      /* the group's distinct blocks */
     }
     return blocks;
 }
