@@ -82,32 +82,57 @@ static const struct option time_opts[] = {
 
 #define REG_MEMO 4096
 
+/* What NVIDIA's -cl-nv-verbose says of a kernel; -1 where it is silent. */
+typedef struct cc_report {
+    int  regs;                   /* registers per item */
+    long stack, spill_st, spill_ld;   /* bytes per item */
+} cc_report;
+
 typedef struct tctx {
     mgp_rundev *rd;
     const char *opts;            /* extra build options */
     int         warmup, reps;
-    /* the compiler's register count by source (FNV-1a): a driver that
-     * finds a source in its program cache compiles nothing and reports
-     * nothing, so a count seen once serves every later identical source */
+    /* the compiler's report by source (FNV-1a): a driver that finds a
+     * source in its program cache compiles nothing and reports nothing,
+     * so a report seen once serves every later identical source */
     uint64_t    memo_hash[REG_MEMO];
-    int         memo_regs[REG_MEMO];
+    cc_report   memo[REG_MEMO];
     int         memo_n;
 } tctx;
 
-/* The register count for source hash h: `regs` when known (and then
- * remembered), else the remembered one, else -1. */
-static int memo_regs(tctx *c, uint64_t h, int regs)
+/* The compiler's report of a build log; -1 where it says nothing. */
+static cc_report cc_of_log(const char *log)
+{
+    cc_report r = {mgp_regs_from_log(log), mgp_bytes_from_log(log, "stack frame"),
+                   mgp_bytes_from_log(log, "spill stores"), mgp_bytes_from_log(log, "spill loads")};
+    return r;
+}
+
+/* The compiler's report for source hash h: r when it has a register
+ * count (and then remembered), else the remembered one, else r. */
+static cc_report memo_cc(tctx *c, uint64_t h, cc_report r)
 {
     for (int i = 0; i < c->memo_n; i++)
         if (c->memo_hash[i] == h) {
-            if (regs >= 0) c->memo_regs[i] = regs;
-            return regs >= 0 ? regs : c->memo_regs[i];
+            if (r.regs >= 0) c->memo[i] = r;
+            return c->memo[i];
         }
-    if (regs >= 0 && c->memo_n < REG_MEMO) {
+    if (r.regs >= 0 && c->memo_n < REG_MEMO) {
         c->memo_hash[c->memo_n] = h;
-        c->memo_regs[c->memo_n++] = regs;
+        c->memo[c->memo_n++] = r;
     }
-    return regs;
+    return r;
+}
+
+/* Add the compiler's report to o: regs_compiler (null when unknown) and,
+ * where the log gives them, stack_compiler, spill_stores, spill_loads. */
+static void add_cc(cJSON *o, const cc_report *r)
+{
+    if (r->regs >= 0) cJSON_AddNumberToObject(o, "regs_compiler", r->regs);
+    else cJSON_AddNullToObject(o, "regs_compiler");
+    if (r->stack >= 0) cJSON_AddNumberToObject(o, "stack_compiler", (double)r->stack);
+    if (r->spill_st >= 0) cJSON_AddNumberToObject(o, "spill_stores", (double)r->spill_st);
+    if (r->spill_ld >= 0) cJSON_AddNumberToObject(o, "spill_loads", (double)r->spill_ld);
 }
 
 /* The warm-up and timed runs of the launched kernel e: the timed ones'
@@ -141,10 +166,9 @@ static const char *run_kernel(tctx *c, const mg_schedule *s, mg_gen *g, mg_host 
     mgp_kexec e;
     const char *status;
     int rc = mgp_kexec_prepare_opts(&e, &c->rd->x, g, h, 0, c->opts);
-    int regs = memo_regs(c, mg_fnv1a(g->source, g->source_len), mgp_regs_from_log(e.build_log));
+    cc_report cc = memo_cc(c, mg_fnv1a(g->source, g->source_len), cc_of_log(e.build_log));
     cJSON_AddNumberToObject(o, "regs_estimate", (double)g->k.f.regs_per_item);
-    if (regs >= 0) cJSON_AddNumberToObject(o, "regs_compiler", regs);
-    else cJSON_AddNullToObject(o, "regs_compiler");
+    add_cc(o, &cc);
     if (rc == MGP_KX_OK) rc = mgp_kexec_launch(&e, NULL);
     if (rc == MGP_KX_OK) rc = mgp_kexec_read(&e, h, NULL, NULL);
     if (rc != MGP_KX_OK) {

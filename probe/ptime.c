@@ -52,6 +52,19 @@ int mgp_regs_from_log(const char *log)
     return -1;
 }
 
+long mgp_bytes_from_log(const char *log, const char *what)
+{
+    size_t wl = strlen(what);
+    for (const char *p = log; p && (p = strstr(p, " bytes ")); p += 7) {
+        if (strncmp(p + 7, what, wl)) continue;
+        const char *d = p;                          /* the digits before " bytes" */
+        while (d > log && d[-1] >= '0' && d[-1] <= '9') d--;
+        if (d == p || p - d > 9) continue;
+        return strtol(d, NULL, 10);
+    }
+    return -1;
+}
+
 /* Set p's status and message; returns the status. */
 static int fail(mgp_point *p, int status, const char *what, const char *msg)
 {

@@ -86,4 +86,9 @@ int mgp_parse_line(const char *line, mg_schedule *s, char *msg, size_t len);
 /* The register count of a build log ("... Used 104 registers ..."), or -1. */
 int mgp_regs_from_log(const char *log);
 
+/* The bytes a build log reports for `what` ("128 bytes stack frame, 0 bytes
+ * spill stores, 0 bytes spill loads": what = "stack frame", "spill stores"
+ * or "spill loads"; NVIDIA's -cl-nv-verbose), or -1 when it says nothing. */
+long mgp_bytes_from_log(const char *log, const char *what);
+
 #endif

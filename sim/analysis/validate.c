@@ -142,6 +142,7 @@ static void load_kernel(mg_validation *v, const mg_device *dev, const cJSON *kj,
     snprintf(k->schedule, sizeof k->schedule, "%s", sched);
     k->regs_estimate = int_of(kj, "regs_estimate");
     k->regs_compiler = int_of(kj, "regs_compiler");
+    k->stack_compiler = int_of(kj, "stack_compiler");
     halves(cJSON_GetObjectItemCaseSensitive(kj, "samples"), k->half_ns);
     char text[1024], *w[MAX_WORDS], warp[32];
     snprintf(text, sizeof text, "%s", sched);
@@ -456,6 +457,24 @@ static void group_mean(mg_validation *v)
     a->best = a->pick = -1;
 }
 
+/* The compared kernels with and without a compiler stack frame: their
+ * counts and median errors into v->regstat (e, ae: scratch of v->n). */
+static void stack_split(mg_validation *v, double *e, double *ae)
+{
+    mg_vregs *r = &v->regstat;
+    r->stack_n = r->nostack_n = 0;
+    for (size_t i = 0; i < v->n; i++) {
+        const mg_vkernel *k = &v->k[i];
+        if (k->status != MG_VK_OK || k->stack_compiler < 0) continue;
+        double x = k->predicted_ns / k->measured_ns - 1;
+        if (!isfinite(x)) continue;
+        if (k->stack_compiler > 0) e[r->stack_n++] = x;
+        else ae[r->nostack_n++] = x;
+    }
+    r->stack_error = mg_stats_median(e, r->stack_n);
+    r->nostack_error = mg_stats_median(ae, r->nostack_n);
+}
+
 static void regs_summary(mg_validation *v)
 {
     mg_vregs *r = &v->regstat;
@@ -476,6 +495,7 @@ static void regs_summary(mg_validation *v)
     r->median_error = mg_stats_median(e, r->n);
     r->median_abs_error = mg_stats_median(ae, r->n);
     r->mape = r->n ? rel / (double)r->n : NAN;
+    stack_split(v, e, ae);
     free(e);
 }
 

@@ -74,6 +74,8 @@ typedef struct mg_vkernel {
                                   regenerated, else the timings' (-1: none) */
     int    regs_compiler;      /* the driver's (-1: not reported) */
     int    regs_simulated;     /* what the simulation used */
+    int    stack_compiler;     /* the driver's stack frame, bytes per item
+                                  (-1: not reported) */
 } mg_vkernel;
 
 typedef struct mg_vsummary {
@@ -128,6 +130,12 @@ typedef struct mg_vregs {
     double mape;               /* mean |estimate - compiler| / compiler */
     size_t within25;           /* |estimate - compiler| <= 25 % of compiler */
     size_t under;              /* estimate < compiler */
+    /* compared kernels whose compiler report gives a stack frame (> 0:
+     * private arrays or spills in local memory, which the model keeps in
+     * registers) and those whose report gives none (= 0): how many and
+     * their median signed error (predicted / measured - 1) */
+    size_t stack_n, nostack_n;
+    double stack_error, nostack_error;
 } mg_vregs;
 
 /* One row of a side-by-side comparison (validate_compare.c): index 0 this

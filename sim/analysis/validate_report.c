@@ -125,6 +125,10 @@ void mg_validate_print_text(FILE *f, const mg_validation *v)
                 100 * r->mape, r->within25, 100.0 * (double)r->within25 / (double)r->n,
                 r->under);
     else fprintf(f, " (the timings carry no compiler counts)\n");
+    if (r->stack_n + r->nostack_n)
+        fprintf(f, "stack frames (compiler): %zu kernels with one, median error %+.1f%%; "
+                "%zu without, %+.1f%%\n", r->stack_n, 100 * r->stack_error, r->nostack_n,
+                100 * r->nostack_error);
     mg_validate_print_misses(f, v);
     mg_validate_print_residuals(f, v);
     fprintf(f, "\n%5s %4s %10s %10s %8s %9s %-9s %7s  %s\n", "index", "grp", "measured",
@@ -200,6 +204,7 @@ static cJSON *kernel_json(const mg_vkernel *k)
     else cJSON_AddNullToObject(o, "regs_estimate");
     if (k->regs_compiler >= 0) cJSON_AddNumberToObject(o, "regs_compiler", k->regs_compiler);
     else cJSON_AddNullToObject(o, "regs_compiler");
+    if (k->stack_compiler >= 0) cJSON_AddNumberToObject(o, "stack_compiler", k->stack_compiler);
     if (k->status == MG_VK_OK) cJSON_AddNumberToObject(o, "regs_simulated", k->regs_simulated);
     return o;
 }
@@ -242,6 +247,13 @@ cJSON *mg_validate_to_json(const mg_validation *v)
     cJSON_AddNumberToObject(rg, "mape", r->mape);
     cJSON_AddNumberToObject(rg, "within_25pct", (double)r->within25);
     cJSON_AddNumberToObject(rg, "estimate_below", (double)r->under);
+    if (r->stack_n + r->nostack_n) {
+        cJSON *sf = cJSON_AddObjectToObject(rg, "stack_frames");
+        cJSON_AddNumberToObject(sf, "with", (double)r->stack_n);
+        cJSON_AddNumberToObject(sf, "with_median_error", r->stack_error);
+        cJSON_AddNumberToObject(sf, "without", (double)r->nostack_n);
+        cJSON_AddNumberToObject(sf, "without_median_error", r->nostack_error);
+    }
     cJSON *ks = cJSON_AddArrayToObject(o, "kernels");
     for (size_t i = 0; i < v->n; i++) cJSON_AddItemToArray(ks, kernel_json(&v->k[i]));
     return o;

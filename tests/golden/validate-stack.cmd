@@ -1,0 +1,1 @@
+d=$(mktemp -d) && $MGSIM validate --config configs/devices/nvidia-h100.json --timings tests/golden/data/timings-h100-stack.json --json-file $d/v.json > $d/v.txt; rc=$?; grep "^stack frames" $d/v.txt; grep -A5 '"stack_frames"' $d/v.json; grep -c '"stack_compiler"' $d/v.json; rm -rf $d; exit $rc
