@@ -58,7 +58,16 @@ static void emit_channels(const mg_schedule *s, const mg_kernel *k, const mg_con
     int fp16 = s->compute == MG_PREC_FP16;
     const char *vt = mg_cl_vtype(fp16, (int)g->V);
     long long TW = g->TW, TC = g->TC, V = g->V, K = s->K;
-    if (s->unroll > 1) mg_sb_printf(o, "        #pragma unroll %lld\n", (long long)s->unroll);
+    /* unroll=U: `#pragma unroll U` on a loop of more than U trips; a loop
+     * of U trips or fewer is unrolled whole, one of a single trip gets no
+     * pragma.  (NVIDIA's compiler, told `unroll 2` on a depthwise
+     * channel loop of one trip, kept the loop and indexed the
+     * accumulators at run time: into local memory, 4x slower;
+     * configs/measured/README.md, "Private arrays in local memory".) */
+    int64_t trips = (g->S > 1 && !s->depthwise ? g->CS : g->clen) / V;
+    if (s->unroll >= trips && trips > 1) mg_sb_puts(o, "        #pragma unroll\n");
+    else if (s->unroll > 1 && trips > 1)
+        mg_sb_printf(o, "        #pragma unroll %lld\n", (long long)s->unroll);
     if (g->S > 1 && !s->depthwise)
         mg_sb_printf(o, "        for (int ci = s * %lld; ci < s * %lld + %lld; ci += %lld) {\n",
                      (long long)g->CS, (long long)g->CS, (long long)g->CS, V);
