@@ -125,10 +125,12 @@ void mg_validate_print_text(FILE *f, const mg_validation *v)
                 100 * r->mape, r->within25, 100.0 * (double)r->within25 / (double)r->n,
                 r->under);
     else fprintf(f, " (the timings carry no compiler counts)\n");
-    if (r->stack_n + r->nostack_n)
+    if (r->stack_n)
         fprintf(f, "stack frames (compiler): %zu kernels with one, median error %+.1f%%; "
                 "%zu without, %+.1f%%\n", r->stack_n, 100 * r->stack_error, r->nostack_n,
                 100 * r->nostack_error);
+    else if (r->nostack_n)
+        fprintf(f, "stack frames (compiler): none in the %zu kernels reported\n", r->nostack_n);
     mg_validate_print_misses(f, v);
     mg_validate_print_residuals(f, v);
     fprintf(f, "\n%5s %4s %10s %10s %8s %9s %-9s %7s  %s\n", "index", "grp", "measured",
