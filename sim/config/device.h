@@ -139,6 +139,7 @@ typedef struct mg_device {
     int64_t buffer_max_load_bytes;  /* widest single buffer load issued (0: any) */
     int     buffer_vload;           /* mg_vload: a vector load as one, or per element */
     int64_t buf_l1_lookup_bytes;    /* L1 serves one such block per cycle (0: off) */
+    double  buf_l1_partition_lookup_cycles; /* a partition's cycles per such block */
     mg_cache_cfg buf_l1;            /* valid when buffer_path == MG_BUF_VIA_L1 */
 
     /* local memory */

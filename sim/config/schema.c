@@ -196,6 +196,11 @@ const mg_field mg_schema[] = {
      "buffer.path=l1", "bytes", "aligned block the load/store cache serves per cycle: a warp "
      "access touching n such blocks holds its pipe at least n cycles (NVIDIA: 128, one "
      "line of 4 sectors per cycle); 0 = bytes over bandwidth only"},
+    {"buffer_l1.partition_lookup_cycles", MG_T_NUM, OFF(buf_l1_partition_lookup_cycles), 0,
+     0.25, 64, "1", NULL, "buffer.path=l1", "cycles", "cycles a partition's load path "
+     "spends on each lookup_bytes block of a warp access (the SP's tag stage still serves "
+     "one block per cycle across its partitions): a lone warp's load whose lanes touch n "
+     "lines holds its partition n times that; 1 = the tag stage's rate"},
 
     /* local memory */
     {"local.kind", MG_T_ENUM, OFF(local_kind), 0, 0, 0, NULL, mg_local_kind_names, NULL,

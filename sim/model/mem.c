@@ -430,13 +430,14 @@ static inline double buf_access(mg_sim *s, int sp, mg_part *q, mem_route route,
     if (route == ROUTE_BUF_L1_LOAD) {
         for (uint32_t i = 0; i < n; i++) l2ids[i] = l2_line_of(s, space, ids[i], line);
         /* one lookup_bytes block per cycle (NVIDIA: 128 B lines), in the
-         * SP's one tag stage, which every partition shares (with one
-         * partition its pipe already charges the cycles, so the stage
-         * never binds) */
+         * SP's one tag stage, which every partition shares, and
+         * partition_lookup_cycles per block in the warp's partition
+         * (with one partition and 1 cycle its pipe already charges the
+         * stage's cycles, so the stage never binds) */
         double busy = bytes;
         if (dev->buf_l1_lookup_bytes > 0) {
             double blocks = (double)lookup_blocks(r, ln, nl, dev->buf_l1_lookup_bytes);
-            busy = maxd(bytes, blocks * q->buf.per_cycle);
+            busy = maxd(bytes, blocks * dev->buf_l1_partition_lookup_cycles * q->buf.per_cycle);
             t = mg_pipe_take(&p->lookup, t, blocks);
         }
         return l1_path(s, MG_LV_BUF_L1, &p->buf_l1, &q->buf, &dev->buf_l1, ids, l2ids, n,
