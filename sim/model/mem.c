@@ -411,24 +411,53 @@ static inline uint32_t buf_lines(const mg_rec *r, const uint8_t *ln, uint32_t nl
 static void lane_addrs(const mg_rec *r, int64_t *full)
 {
     uint32_t p = r->form_p;
-    int64_t col[MG_TRACE_MAX_LANES], v = 0;
-    uint8_t have[MG_TRACE_MAX_LANES] = {0};
+    int64_t v = 0;
     int64_t row = -1;
+    if (r->form == MG_FORM_ROWS_SAME) {          /* each column's first active lane */
+        uint64_t have[2] = {0, 0};
+        for (unsigned l = 0, x = 0; l < r->lanes; l++, x = x + 1 == p ? 0 : x + 1) {
+            if (!mg_rec_active(r, l)) continue;
+            if (!((have[x >> 6] >> (x & 63)) & 1)) {
+                have[x >> 6] |= (uint64_t)1 << (x & 63);
+                full[x] = r->a[l];              /* columns < lanes: full[x] is free */
+            }
+            full[l] = full[x];
+        }
+        return;
+    }
     for (unsigned l = 0; l < r->lanes; l++) {
         if (!mg_rec_active(r, l)) continue;
-        if (!p || !r->form) {
-            full[l] = r->a[l];
-        } else if (r->form == (MG_FORM_ROWS_SAME | MG_FORM_ROW_CONST)) {
+        if (r->form == (MG_FORM_ROWS_SAME | MG_FORM_ROW_CONST)) {
             if (row < 0) v = r->a[l], row = 0;
-            full[l] = v;
-        } else if (r->form == MG_FORM_ROW_CONST) {
-            if ((int64_t)(l / p) != row) v = r->a[l], row = (int64_t)(l / p);
-            full[l] = v;
-        } else {
-            unsigned x = l % p;
-            if (!have[x]) have[x] = 1, col[x] = r->a[l];
-            full[l] = col[x];
+        } else if ((int64_t)(l / p) != row) {   /* MG_FORM_ROW_CONST */
+            v = r->a[l], row = (int64_t)(l / p);
         }
+        full[l] = v;
+    }
+}
+
+/* The sectors lanes [g, end) of r's addresses a touch, each once, counted
+ * into per[] by bank, `times` over. */
+static void bank_count(const mg_device *dev, const mg_rec *r, const int64_t *a, unsigned g,
+                       unsigned end, uint32_t times, uint32_t *per)
+{
+    int ssh = __builtin_ctzll((unsigned long long)dev->l2_sector_bytes);
+    int bsh = __builtin_ctzll((unsigned long long)dev->l2_bank_bytes) - ssh;
+    uint64_t nb = (uint64_t)dev->l2_banks, bmask = (nb & (nb - 1)) ? 0 : nb - 1;
+    uint64_t sec[64];
+    uint32_t n = 0;
+    for (unsigned l = g; l < end; l++) {
+        if (!mg_rec_active(r, l)) continue;
+        uint64_t x0 = (uint64_t)a[l] >> ssh, x1 = ((uint64_t)a[l] + r->width - 1) >> ssh;
+        for (uint64_t x = x0; x <= x1 && n < 64; x++) {
+            uint32_t k = 0;
+            while (k < n && sec[k] != x) k++;
+            if (k == n) sec[n++] = x;           /* a sector new to the request */
+        }
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        uint64_t blk = sec[k] >> bsh;
+        per[bmask ? blk & bmask : blk % nb] += times;
     }
 }
 
@@ -438,33 +467,41 @@ static void lane_addrs(const mg_rec *r, int64_t *full)
  * through the bank of each sector (address / l2.bank_bytes mod banks, the
  * address within the buffer), one pipe per bank shared by every SP: so
  * lanes of one request that share a sector move it once, and requests
- * that read the same sectors queue on the same banks.  Returns the cycle
- * the last bank is done with the access. */
+ * that read the same sectors queue on the same banks.  A record whose
+ * rows of form_p lanes repeat row 0 (every lane active, rows a whole
+ * number of requests) is counted through row 0, times the rows; one whose
+ * lanes share one address, through one request.  Returns the cycle the
+ * last bank is done with the access. */
 static double bank_stage(mg_sim *s, const mg_rec *r, double t)
 {
     const mg_device *dev = s->dev;
-    double per[MG_MAX_L2_BANKS] = {0};
-    uint64_t sb = (uint64_t)dev->l2_sector_bytes, nb = (uint64_t)dev->l2_banks;
-    uint64_t in_bank = (uint64_t)dev->l2_bank_bytes / sb;
-    unsigned rl = (unsigned)dev->l2_request_lanes;
-    int64_t full[MG_TRACE_MAX_LANES];
-    lane_addrs(r, full);
-    for (unsigned g = 0; g < r->lanes; g += rl) {
-        uint64_t sec[256];
-        uint32_t n = 0;
-        for (unsigned l = g; l < g + rl && l < r->lanes; l++) {
-            if (!mg_rec_active(r, l)) continue;
-            uint64_t a = (uint64_t)full[l];
-            for (uint64_t x = a / sb; x <= (a + r->width - 1) / sb && n < 256; x++) sec[n++] = x;
+    uint32_t per[MG_MAX_L2_BANKS];               /* sectors per bank */
+    uint64_t nb = (uint64_t)dev->l2_banks;
+    unsigned rl = (unsigned)dev->l2_request_lanes, p = r->form_p;
+    for (uint64_t b = 0; b < nb; b++) per[b] = 0;
+    int full_mask = mg_rec_popcount(r) == r->lanes;
+    if (full_mask && p && (r->form & MG_FORM_ROWS_SAME) && p % rl == 0 && r->lanes % p == 0) {
+        if (r->form & MG_FORM_ROW_CONST)         /* every lane one address */
+            bank_count(dev, r, r->a, 0, 1, r->lanes / rl, per);
+        else
+            for (unsigned g = 0; g < p; g += rl)
+                bank_count(dev, r, r->a, g, g + rl, r->lanes / p, per);
+    } else {
+        int64_t full[MG_TRACE_MAX_LANES];
+        const int64_t *a = r->a;
+        if (p && r->form) {
+            lane_addrs(r, full);
+            a = full;
         }
-        n = uniq(sec, n);
-        for (uint32_t i = 0; i < n; i++) per[(sec[i] / in_bank) % nb] += (double)sb;
+        for (unsigned g = 0; g < r->lanes; g += rl)
+            bank_count(dev, r, a, g, g + rl < r->lanes ? g + rl : r->lanes, 1, per);
     }
-    double done = t;
+    double done = t, sb = (double)dev->l2_sector_bytes;
     for (uint64_t b = 0; b < nb; b++) {
-        if (per[b] <= 0) continue;
-        double start = mg_pipe_take(&s->l2bank[b], t, per[b]);
-        done = maxd(done, start + per[b] / s->l2bank[b].per_cycle);
+        if (!per[b]) continue;
+        double bytes = (double)per[b] * sb;
+        double start = mg_pipe_take(&s->l2bank[b], t, bytes);
+        done = maxd(done, start + bytes / s->l2bank[b].per_cycle);
     }
     return done;
 }
