@@ -49,13 +49,15 @@ typedef struct walk {
     int sh_failed;
 } walk;
 
-static int path_of(int type)
+/* The path of a record type; constant loads take the buffer path where
+ * the device reads them as buffers (constant.path buffer, as mem.c). */
+static int path_of(const mg_device *dev, int type)
 {
     switch (type) {
     case MG_REC_TEX_READ: return MG_AM_TEX;
     case MG_REC_BUF_LOAD: return MG_AM_BUF;
     case MG_REC_LOCAL_LOAD: return MG_AM_LOCAL;
-    case MG_REC_CONST_LOAD: return MG_AM_CONST;
+    case MG_REC_CONST_LOAD: return dev->const_path == MG_CONST_BUFFER ? MG_AM_BUF : MG_AM_CONST;
     default: return -1;
     }
 }
@@ -155,7 +157,7 @@ static void share_rec(walk *w, int path, int ti, const mg_rec *r)
 
 static void read_rec(walk *w, const mg_rec *r)
 {
-    int path = path_of(r->type);
+    int path = path_of(w->dev, r->type);
     if (path < 0) return;
     int ti = tensor_of(w, path, path == MG_AM_LOCAL ? 0 : r->obj);
     tensor_acc *a = &w->acc[ti];

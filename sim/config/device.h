@@ -35,6 +35,7 @@ typedef enum { MG_REG_SHARED_POOL, MG_REG_DEDICATED } mg_reg_model;
 typedef enum { MG_BUF_VIA_L2, MG_BUF_VIA_L1 } mg_buffer_path;
 typedef enum { MG_VLOAD_VECTOR, MG_VLOAD_ELEMENTS } mg_vload;
 typedef enum { MG_LOCAL_ONCHIP, MG_LOCAL_SYSTEM } mg_local_kind;
+typedef enum { MG_CONST_OWN, MG_CONST_BUFFER } mg_const_path;
 
 /* Where a value came from (facts.md tags, plus fitted). */
 typedef enum {
@@ -155,9 +156,20 @@ typedef struct mg_device {
     int64_t const_size;
     double  const_bandwidth;
     int64_t const_latency_cycles;
+    int     const_path;             /* mg_const_path: own pipe, or the buffer path */
 
     /* shared L2 */
     mg_cache_cfg l2;
+    /* its banks (mem.c, bank_stage; 0 banks: off): a buffer access on the
+     * L1-less path is split into requests of l2_request_lanes lanes, each
+     * moving the distinct l2_sector_bytes sectors its lanes touch through
+     * the bank of each sector (l2_bank_bytes-interleaved), a pipe of
+     * l2_bank_bandwidth */
+    int64_t l2_banks;
+    int64_t l2_bank_bytes;
+    double  l2_bank_bandwidth;
+    int64_t l2_request_lanes;
+    int64_t l2_sector_bytes;
 
     /* DRAM */
     double  dram_bandwidth;

@@ -132,6 +132,22 @@ static void check_image_layout(const mg_device *v, const char *name, mg_diag *d)
                       (long long)bh, (long long)((bw / lw) * (bh / v->tile_h_texels)));
 }
 
+/* l2 banks: bank_bytes and sector_bytes powers of two, a sector within
+ * one bank's block. */
+static void check_l2_banks(const mg_device *v, const char *name, mg_diag *d)
+{
+    int64_t bb = v->l2_bank_bytes, sb = v->l2_sector_bytes;
+    if (bb & (bb - 1))
+        mg_diag_error(d, "%s: $.l2.bank_bytes: expected a power of two, got %lld", name,
+                      (long long)bb);
+    if (sb & (sb - 1))
+        mg_diag_error(d, "%s: $.l2.sector_bytes: expected a power of two, got %lld", name,
+                      (long long)sb);
+    else if (sb > bb)
+        mg_diag_error(d, "%s: $.l2.sector_bytes: expected at most l2.bank_bytes (%lld): a "
+                      "sector lies in one bank, got %lld", name, (long long)bb, (long long)sb);
+}
+
 static void check_memory(const mg_device *v, const char *name, mg_diag *d)
 {
     char a[32], b[32];
@@ -150,6 +166,7 @@ static void check_memory(const mg_device *v, const char *name, mg_diag *d)
         mg_diag_error(d, "%s: $.l2.size: expected at least tex_l1.size (%s), got %s", name,
                       sz(v->tex_l1.size, a, sizeof a), sz(v->l2.size, b, sizeof b));
     check_image_layout(v, name, d);
+    check_l2_banks(v, name, d);
     if (v->buffer_path == MG_BUF_VIA_L1) {
         if (v->buf_l1.line > v->l2.line)
             mg_diag_error(d, "%s: $.buffer_l1.line: expected at most l2.line (%s), got %s",

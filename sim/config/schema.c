@@ -19,6 +19,7 @@ const char *const mg_reg_model_names[] = {"shared_pool", "dedicated", NULL};
 const char *const mg_buffer_path_names[] = {"l2", "l1", NULL};
 const char *const mg_vload_names[] = {"vector", "elements", NULL};
 const char *const mg_local_kind_names[] = {"onchip", "system", NULL};
+const char *const mg_const_path_names[] = {"own", "buffer", NULL};
 #define MG_REPL_NAME(p) #p,
 const char *const mg_replacement_names[] = {MG_REPL_POLICIES(MG_REPL_NAME) NULL};
 #undef MG_REPL_NAME
@@ -227,10 +228,29 @@ const mg_field mg_schema[] = {
      NULL, NULL, "bytes/s", "constant memory bandwidth, whole device"},
     {"constant.latency_cycles", MG_T_INT, OFF(const_latency_cycles), 0, 1, 100000,
      "=l2.latency_cycles", NULL, NULL, "cycles", "constant memory latency"},
+    {"constant.path", MG_T_ENUM, OFF(const_path), 0, 0, 0, "own", mg_const_path_names, NULL,
+     "path", "own = constant loads take constant memory's pipe (constant.bandwidth, "
+     "latency_cycles); buffer = they are buffer loads (Adreno 640: ArchProbe's __constant "
+     "curve is its buffer curve)"},
 
     /* L2 */
     CACHE_ROWS("l2", l2, NULL, "the shared L2",
                "cycles an L2 hit adds to the latency of the path that missed into it"),
+    {"l2.banks", MG_T_INT, OFF(l2_banks), 0, 0, 64, "0", NULL, NULL, "banks",
+     "banks of the L2 that buffer accesses on the L1-less path (buffer.path=l2) go through: "
+     "each request moves its sectors through the bank of each sector; 0 = no banks (the "
+     "l2.bandwidth pipe only)"},
+    {"l2.bank_bytes", MG_T_INT, OFF(l2_bank_bytes), 0, 1, 1048576, "128", NULL, NULL,
+     "bytes", "interleave of the L2 banks: the aligned block of addresses one bank holds "
+     "(bank = address / bank_bytes mod banks); a power of two"},
+    {"l2.bank_bandwidth", MG_T_BW, OFF(l2_bank_bandwidth), 0, 1e6, 1e15, "=l2.bandwidth",
+     NULL, NULL, "bytes/s", "sector bytes per second one L2 bank moves, whatever SP asks"},
+    {"l2.request_lanes", MG_T_INT, OFF(l2_request_lanes), 0, 1, 128, "1", NULL, NULL,
+     "lanes", "consecutive lanes of a warp's buffer access that form one L2 request (lanes "
+     "of different requests that read the same sector each move it)"},
+    {"l2.sector_bytes", MG_T_INT, OFF(l2_sector_bytes), 0, 1, 4096, "32", NULL, NULL, "bytes",
+     "the unit an L2 request moves: a request moves every aligned sector its lanes touch, "
+     "once; a power of two, at most l2.bank_bytes"},
 
     /* DRAM */
     {"dram.bandwidth", MG_T_BW, OFF(dram_bandwidth), 0, 1e6, 1e15, NULL, NULL, NULL,

@@ -61,6 +61,7 @@ extern const char *const mg_reg_model_names[];
 extern const char *const mg_buffer_path_names[];
 extern const char *const mg_vload_names[];
 extern const char *const mg_local_kind_names[];
+extern const char *const mg_const_path_names[];
 extern const char *const mg_replacement_names[];
 extern const char *const mg_source_kind_names[];
 

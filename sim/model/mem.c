@@ -226,7 +226,9 @@ static inline mem_route route_of(const mg_device *dev, int type)
     switch (type) {
     case MG_REC_TEX_READ: return ROUTE_TEX;
     case MG_REC_IMG_WRITE: return ROUTE_IMG_WRITE;
-    case MG_REC_CONST_LOAD: return ROUTE_CONST;
+    case MG_REC_CONST_LOAD:
+        if (dev->const_path == MG_CONST_OWN) return ROUTE_CONST;
+        return dev->buffer_path == MG_BUF_VIA_L1 ? ROUTE_BUF_L1_LOAD : ROUTE_BUF_L2;
     case MG_REC_BUF_LOAD:
     case MG_REC_BUF_STORE:
     case MG_REC_LOCAL_LOAD:
@@ -401,6 +403,109 @@ static inline uint32_t buf_lines(const mg_rec *r, const uint8_t *ln, uint32_t nl
     return uniq(ids, n);
 }
 
+/* Every active lane's address of r into full[] (lane-indexed): a record
+ * with form bits may carry only the addresses of the lanes
+ * mg_rec_distinct_lanes() lists, each other lane repeating one of them
+ * (its row's first active lane with MG_FORM_ROW_CONST, its column's first
+ * active lane with MG_FORM_ROWS_SAME, the first active lane with both). */
+static void lane_addrs(const mg_rec *r, int64_t *full)
+{
+    uint32_t p = r->form_p;
+    int64_t v = 0;
+    int64_t row = -1;
+    if (r->form == MG_FORM_ROWS_SAME) {          /* each column's first active lane */
+        uint64_t have[2] = {0, 0};
+        for (unsigned l = 0, x = 0; l < r->lanes; l++, x = x + 1 == p ? 0 : x + 1) {
+            if (!mg_rec_active(r, l)) continue;
+            if (!((have[x >> 6] >> (x & 63)) & 1)) {
+                have[x >> 6] |= (uint64_t)1 << (x & 63);
+                full[x] = r->a[l];              /* columns < lanes: full[x] is free */
+            }
+            full[l] = full[x];
+        }
+        return;
+    }
+    for (unsigned l = 0; l < r->lanes; l++) {
+        if (!mg_rec_active(r, l)) continue;
+        if (r->form == (MG_FORM_ROWS_SAME | MG_FORM_ROW_CONST)) {
+            if (row < 0) v = r->a[l], row = 0;
+        } else if ((int64_t)(l / p) != row) {   /* MG_FORM_ROW_CONST */
+            v = r->a[l], row = (int64_t)(l / p);
+        }
+        full[l] = v;
+    }
+}
+
+/* The sectors lanes [g, end) of r's addresses a touch, each once, counted
+ * into per[] by bank, `times` over. */
+static void bank_count(const mg_device *dev, const mg_rec *r, const int64_t *a, unsigned g,
+                       unsigned end, uint32_t times, uint32_t *per)
+{
+    int ssh = __builtin_ctzll((unsigned long long)dev->l2_sector_bytes);
+    int bsh = __builtin_ctzll((unsigned long long)dev->l2_bank_bytes) - ssh;
+    uint64_t nb = (uint64_t)dev->l2_banks, bmask = (nb & (nb - 1)) ? 0 : nb - 1;
+    uint64_t sec[64];
+    uint32_t n = 0;
+    for (unsigned l = g; l < end; l++) {
+        if (!mg_rec_active(r, l)) continue;
+        uint64_t x0 = (uint64_t)a[l] >> ssh, x1 = ((uint64_t)a[l] + r->width - 1) >> ssh;
+        for (uint64_t x = x0; x <= x1 && n < 64; x++) {
+            uint32_t k = 0;
+            while (k < n && sec[k] != x) k++;
+            if (k == n) sec[n++] = x;           /* a sector new to the request */
+        }
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        uint64_t blk = sec[k] >> bsh;
+        per[bmask ? blk & bmask : blk % nb] += times;
+    }
+}
+
+/* The L2 banks' part of buffer record r's access at cycle t (l2.banks >
+ * 0): its lanes in requests of l2.request_lanes consecutive lanes, each
+ * moving the distinct l2.sector_bytes sectors its active lanes touch
+ * through the bank of each sector (address / l2.bank_bytes mod banks, the
+ * address within the buffer), one pipe per bank shared by every SP: so
+ * lanes of one request that share a sector move it once, and requests
+ * that read the same sectors queue on the same banks.  A record whose
+ * rows of form_p lanes repeat row 0 (every lane active, rows a whole
+ * number of requests) is counted through row 0, times the rows; one whose
+ * lanes share one address, through one request.  Returns the cycle the
+ * last bank is done with the access. */
+static double bank_stage(mg_sim *s, const mg_rec *r, double t)
+{
+    const mg_device *dev = s->dev;
+    uint32_t per[MG_MAX_L2_BANKS];               /* sectors per bank */
+    uint64_t nb = (uint64_t)dev->l2_banks;
+    unsigned rl = (unsigned)dev->l2_request_lanes, p = r->form_p;
+    for (uint64_t b = 0; b < nb; b++) per[b] = 0;
+    int full_mask = mg_rec_popcount(r) == r->lanes;
+    if (full_mask && p && (r->form & MG_FORM_ROWS_SAME) && p % rl == 0 && r->lanes % p == 0) {
+        if (r->form & MG_FORM_ROW_CONST)         /* every lane one address */
+            bank_count(dev, r, r->a, 0, 1, r->lanes / rl, per);
+        else
+            for (unsigned g = 0; g < p; g += rl)
+                bank_count(dev, r, r->a, g, g + rl, r->lanes / p, per);
+    } else {
+        int64_t full[MG_TRACE_MAX_LANES];
+        const int64_t *a = r->a;
+        if (p && r->form) {
+            lane_addrs(r, full);
+            a = full;
+        }
+        for (unsigned g = 0; g < r->lanes; g += rl)
+            bank_count(dev, r, a, g, g + rl < r->lanes ? g + rl : r->lanes, 1, per);
+    }
+    double done = t, sb = (double)dev->l2_sector_bytes;
+    for (uint64_t b = 0; b < nb; b++) {
+        if (!per[b]) continue;
+        double bytes = (double)per[b] * sb;
+        double start = mg_pipe_take(&s->l2bank[b], t, bytes);
+        done = maxd(done, start + bytes / s->l2bank[b].per_cycle);
+    }
+    return done;
+}
+
 /* The L2 line (in `space`) holding buffer-L1 line id of size `line`. */
 static inline uint64_t l2_line_of(const mg_sim *s, uint64_t space, uint64_t id, int64_t line)
 {
@@ -423,7 +528,10 @@ static inline double buf_access(mg_sim *s, int sp, mg_part *q, mem_route route,
                                               : mg_line_space_obj(r->obj);
     if (route == ROUTE_BUF_L2) {
         uint32_t n = buf_lines(r, ln, nl, act, space, dev->l2.line, s->l2_line_sh, ids);
-        return l2_path(s, ids, n, bytes, t + (double)dev->buffer_latency_cycles, NULL);
+        t += (double)dev->buffer_latency_cycles;
+        double done = l2_path(s, ids, n, bytes, t, NULL);
+        if (dev->l2_banks <= 0) return done;
+        return maxd(done, bank_stage(s, r, t) + (double)dev->l2.latency_cycles);
     }
     int64_t line = dev->buf_l1.line;
     uint32_t n = buf_lines(r, ln, nl, act, space, line, s->buf_l1_line_sh, ids);
@@ -462,12 +570,12 @@ double mg_mem_access(mg_sim *s, int sp, uint32_t pi, const mg_rec *r, const uint
     unsigned act = mg_rec_popcount(r);
     double bytes = (double)act * r->width;
     uint8_t own[MG_TRACE_MAX_LANES];         /* lanes whose addresses may be new */
-    if (!ln && r->type != MG_REC_CONST_LOAD) {
+    mem_route route = route_of(dev, r->type);
+    if (!ln && route != ROUTE_CONST) {
         nl = mg_rec_distinct_lanes(r, own);
         ln = own;
     }
     s->st->lane_accesses += act;
-    mem_route route = route_of(dev, r->type);
     switch (route) {
     case ROUTE_TEX: return tex_read(s, p, q, r, ln, nl, bytes, t);
     case ROUTE_IMG_WRITE: return img_write(s, r, ln, nl, bytes, t);
@@ -542,6 +650,8 @@ int mg_mem_init(mg_sim *s)
     if (cache_from_cfg(&s->l2, &dev->l2, 7)) return -1;
     s->l2bw.per_cycle = mg_mem_pipe_rate(dev, MG_BP_L2);
     s->drambw.per_cycle = dev->dram_bandwidth / clk;
+    for (int64_t b = 0; b < dev->l2_banks && b < MG_MAX_L2_BANKS; b++)
+        s->l2bank[b].per_cycle = dev->l2_bank_bandwidth / clk;
     s->dram_latency = dev->dram_latency_s * clk;
     for (int i = 0; i < dev->sp_count; i++) {
         mg_spi *p = &s->sps[i];

@@ -196,6 +196,8 @@ typedef struct mg_spi {
     double   busy_time;
 } mg_spi;
 
+#define MG_MAX_L2_BANKS 64     /* l2.banks' range (schema.c) */
+
 typedef struct mg_sampler mg_sampler;
 
 typedef struct mg_sim {
@@ -206,6 +208,7 @@ typedef struct mg_sim {
     mg_diag *d;
     mg_spi  *sps;
     mg_pipe  l2bw, drambw;
+    mg_pipe  l2bank[MG_MAX_L2_BANKS];  /* mem.c: the L2's banks (l2.banks of them) */
     mg_cache l2;
     double   dram_latency;      /* cycles */
     uint32_t regs_per_item;     /* rounded to the register granule */

@@ -535,6 +535,46 @@ static void test_local_broadcast(void)
     free(dev);
 }
 
+/* l2.banks (adreno640: 4 banks of 128 B at 36.4 GB/s, 4-lane requests of
+ * 32 B sectors): ArchProbe's reads of N float4 vectors, item l reading
+ * vector l % N, 8 groups of 1024.  One vector (16 B): every request is
+ * one sector in one bank; four (64 B): every request a whole 64 B line,
+ * the same bank: twice the bank bytes, so 2x the cycles (within 10%);
+ * 128 vectors (2 KiB) spread over the banks and go at the L2 pipe as
+ * without banks (within 3%), where 16 B and 64 B went at the same rate.
+ * constant.path buffer: a constant read is timed as the buffer read
+ * (within 2%); with path own it takes the constant pipe, no banks. */
+static double ap_cycles(const mg_device *dev, const char *mem, int vecs)
+{
+    char line[200];
+    snprintf(line, sizeof line, "bandwidth mem=%s footprint=%d readers=%d items=8192 "
+             "wg=1024 vec=4 iters=16", mem, 16 * vecs, vecs < 1024 ? vecs : 1024);
+    return sim(dev, line).cycles;
+}
+
+static void test_l2_banks(void)
+{
+    mg_device *dev = load_dev("adreno640");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dev);
+    CU_ASSERT_EQUAL(dev->l2_banks, 4);
+    double b1 = ap_cycles(dev, "buffer", 1), b4 = ap_cycles(dev, "buffer", 4);
+    double b128 = ap_cycles(dev, "buffer", 128), c4 = ap_cycles(dev, "constant", 4);
+    dev->const_path = MG_CONST_OWN;
+    double o4 = ap_cycles(dev, "constant", 4);
+    dev->l2_banks = 0;
+    double n1 = ap_cycles(dev, "buffer", 1), n4 = ap_cycles(dev, "buffer", 4);
+    double n128 = ap_cycles(dev, "buffer", 128);
+    CU_ASSERT_TRUE(b1 > 0 && b4 > 0 && b128 > 0 && c4 > 0 && o4 > 0 && n1 > 0 && n128 > 0);
+    CU_ASSERT_TRUE(b4 / b1 > 1.8 && b4 / b1 < 2.2);
+    CU_ASSERT_DOUBLE_EQUAL(b128, n128, 0.03 * n128);
+    CU_ASSERT_DOUBLE_EQUAL(n4, n1, 0.03 * n1);
+    CU_ASSERT_DOUBLE_EQUAL(c4, b4, 0.02 * b4);
+    CU_ASSERT_TRUE(o4 < 0.7 * c4);
+    fprintf(stderr, "  l2 banks: 16 B %.0f, 64 B %.0f, 2 KiB %.0f cycles; no banks %.0f, %.0f, "
+            "%.0f; constant 64 B %.0f (own pipe %.0f)\n", b1, b4, b128, n1, n4, n128, c4, o4);
+    free(dev);
+}
+
 /* buffer.vload = elements issues a vload_half2 as two 2-byte loads: twice
  * the load/store cache lookups of vector, the same bytes; an fp32 vload2
  * is two 4-byte loads either way at max_load_bytes 4. */
@@ -730,6 +770,7 @@ int add_model_suite(void)
         !CU_add_test(s, "barrier_rejection", test_barrier_rejection) ||
         !CU_add_test(s, "vload_elements", test_vload_elements) ||
         !CU_add_test(s, "local_broadcast", test_local_broadcast) ||
+        !CU_add_test(s, "l2_banks", test_l2_banks) ||
         !CU_add_test(s, "partitions", test_partitions) ||
         !CU_add_test(s, "miss_cap", test_miss_cap) ||
         !CU_add_test(s, "track_fills", test_track_fills) ||

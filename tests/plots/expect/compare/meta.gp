@@ -1,7 +1,7 @@
 # gnuplot variables written by mgsim plot
 input = 'compare.json'
 cname1 = 'bw_buffer'
-cerr1 = 30.7
+cerr1 = 12.31
 cn1 = 23
 cx1 = 0
 cbw1 = 1
@@ -16,12 +16,12 @@ cn3 = 11
 cx3 = 0
 cbw3 = 1
 cname4 = 'bw_constant'
-cerr4 = 43.23
+cerr4 = 9.06
 cn4 = 12
 cx4 = 0
 cbw4 = 1
 cname5 = 'cache_buffer'
-cerr5 = 5.38
+cerr5 = 6.03
 cn5 = 11
 cx5 = 0
 cbw5 = 0
