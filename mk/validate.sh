@@ -18,6 +18,9 @@
 #       warps per SM, L1, L2 and DRAM) on the same config
 #   configs/measured/h100/validate-reuse.{txt,json}  the reuse suite
 #       (reuse-timings.json: mlp steps whose loads share lines)
+#   configs/measured/h100/validate-scatter.{txt,json}  the scatter suite
+#       (scatter-timings.json: vload kernels whose loads touch 1-32 lines;
+#       mk/gen_scatter_suite.sh)
 #   configs/measured/h100/validate-knobs.{txt,json}  the knobs suite
 #       (knobs-timings.json: five image-path layer kernels, one knob
 #       changed at a time; mk/gen_knobs_suite.sh)
@@ -68,6 +71,9 @@ step "H100: the reuse suite (reuse-timings.json: loads sharing a line)"
 step "H100: the knobs suite (knobs-timings.json: one knob at a time around image-path kernels)"
 "$MGSIM" validate --config $H/calibrated.json --timings $H/knobs-timings.json -j "$J" \
     --json-file $H/validate-knobs.json -o $H/validate-knobs.txt
+step "H100: the scatter suite (scatter-timings.json: buffer loads over 1-32 lines at 1-16 warps per SM)"
+"$MGSIM" validate --config $H/calibrated.json --timings $H/scatter-timings.json -j "$J" \
+    --json-file $H/validate-scatter.json -o $H/validate-scatter.txt
 step "H100: the texq suite (texq-timings.json: texture requests against distinct texels)"
 "$MGSIM" validate --config $H/calibrated.json --timings $H/texq-timings.json -j "$J" \
     --json-file $H/validate-texq.json -o $H/validate-texq.txt
