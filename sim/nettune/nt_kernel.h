@@ -59,8 +59,8 @@ typedef struct mg_nt_search {
  * already in hand, so the pick is the uncapped search's: exactly so with
  * --sample off; a sampled simulation compares its replayed cycles, which
  * its estimate exceeds but for its re-warming correction, and the margin
- * (inferred: 25% over the bar, where that correction is a few percent of
- * a launch) keeps such a candidate from being stopped wrongly.  Which
+ * (inferred, the correction's size not measured: 25% over the bar) is
+ * there to keep such a candidate from being stopped wrongly.  Which
  * candidates are stopped depends on the threads' timing; the pick, and
  * the count of candidates simulated (stopped ones included), do not.
  * MobileNet-V2 on adreno640, -j2 (bench/results/net.csv, 2026-12-07):
