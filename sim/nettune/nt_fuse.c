@@ -223,15 +223,31 @@ static int pick_seq(picker *p, mg_diag *d)
     return 0;
 }
 
+/* The items of a work group of "wg=X[,Y[,Z]]" (the value at v). */
+static long wg_items(const char *v)
+{
+    long n = 1;
+    for (char *e; *v && *v != ' '; v = *e == ',' ? e + 1 : e) {
+        long x = strtol(v, &e, 10);
+        if (e == v) break;
+        n *= x;
+    }
+    return n;
+}
+
 /* sched (canonical words) as a fuse sub-schedule: its words joined by
- * ':' without wg, warp and seed (fuse's own), which go to *wg and *warp.
- * 0, or 1 when its operator cannot be a sub-kernel or it does not fit. */
+ * ':' without wg, warp and seed (fuse's own), which go to *wg (its work
+ * group's items) and *warp.  A conv2d kernel becomes its launch=flat form
+ * with box = its wg (the same items, each work group's a run of ids:
+ * the same warps when the run is whole warps), split=1 only.  0, or 1 when its operator cannot be a sub-kernel or it does not
+ * fit. */
 static int sub_of(const char *sched, char *out, size_t len, long *wg, long *warp)
 {
     char op[32];
     if (sscanf(sched, "%31s", op) != 1) return 1;
     const mg_op *o = mg_op_find(op);
     if (!o || !o->warp_body) return 1;
+    int conv = !strcmp(op, "conv2d");
     size_t n = 0;
     *wg = 64;
     *warp = 64;
@@ -239,13 +255,24 @@ static int sub_of(const char *sched, char *out, size_t len, long *wg, long *warp
         while (*s == ' ') s++;
         size_t w = strcspn(s, " ");
         if (!w) break;
-        if (!strncmp(s, "wg=", 3)) *wg = strtol(s + 3, NULL, 10);
-        else if (!strncmp(s, "warp=", 5)) *warp = strtol(s + 5, NULL, 10);
+        if (conv && !strncmp(s, "split=", 6) && strtol(s + 6, NULL, 10) != 1) return 1;
+        if (!strncmp(s, "wg=", 3)) {
+            *wg = wg_items(s + 3);
+            if (conv) {                              /* the grid's work group: the box */
+                if (n + w + 3 > len) return 1;
+                n += (size_t)snprintf(out + n, len - n, "%sbox=%.*s", n ? ":" : "",
+                                      (int)w - 3, s + 3);
+            }
+        } else if (!strncmp(s, "warp=", 5)) *warp = strtol(s + 5, NULL, 10);
         else if (strncmp(s, "seed=", 5)) {
             if (n + w + 2 > len) return 1;
             n += (size_t)snprintf(out + n, len - n, "%s%.*s", n ? ":" : "", (int)w, s);
         }
         s += w;
+    }
+    if (conv) {
+        if (n + 13 > len) return 1;
+        snprintf(out + n, len - n, ":launch=flat");
     }
     return 0;
 }
@@ -322,7 +349,9 @@ static int try_par(picker *p, const unit *const *us, int n, mg_nt_group **out, m
             g->rows[g->n++] = us[i]->rows[j];
         }
     }
-    snprintf(words + len, sizeof words - len, " round=wave wg=%ld warp=%ld", wg, us[0]->warp);
+    long ws = us[0]->warp;        /* round=wave needs whole warps per group */
+    if (ws > 0) wg = (wg + ws - 1) / ws * ws;
+    snprintf(words + len, sizeof words - len, " round=wave wg=%ld warp=%ld", wg, ws);
     int cached;
     if (fused_kernel(p, words, &g->k, &cached, d)) return -1;
     g->cached = cached;

@@ -50,6 +50,25 @@ typedef struct mg_nt_search {
  * take hours. */
 #define MG_NT_UNPRUNED_K 16
 
+/* The exhaustive search (no screen): a seed sweep simulates the
+ * MG_NT_SEED_K candidates the analytical model ranks fastest; then every
+ * candidate is simulated, each stopped (not a result) once past
+ * MG_NT_CAP_MARGIN x the seed's best time or x the fastest result so far
+ * (sim/search/sweep.h, cap_seconds and cap_margin; every sweep of a
+ * search is capped so).  A stopped candidate is slower than a result
+ * already in hand, so the pick is the uncapped search's: exactly so with
+ * --sample off; a sampled simulation compares its replayed cycles, which
+ * its estimate exceeds but for its re-warming correction, and the margin
+ * (inferred, the correction's size not measured: 25% over the bar) is
+ * there to keep such a candidate from being stopped wrongly.  Which
+ * candidates are stopped depends on the threads' timing; the pick, and
+ * the count of candidates simulated (stopped ones included), do not.
+ * MobileNet-V2 on adreno640, -j2 (bench/results/net.csv, 2026-12-07):
+ * 985.6 s of CPU uncapped, 360.7 s capped, every layer's kernel and time
+ * the same. */
+#define MG_NT_SEED_K      8
+#define MG_NT_CAP_MARGIN  1.25
+
 /* The best kernel of the space document `text` (mgsim-space/1, from
  * nt_space.h) under the rules (simulating only the candidates they keep,
  * relaxed as above when they keep none), then simulated once more in

@@ -2,6 +2,15 @@
  * nt_search.c - a layer's best kernel: a sweep of its derived space
  * (sim/search/sweep.h, no results file) and one full simulation of the
  * winner for the figures a sweep record does not keep (nt_kernel.h).
+ *
+ * The exhaustive search (no screen) runs in two sweeps: a seed, the
+ * MG_NT_SEED_K candidates the analytical model ranks fastest, simulated;
+ * then every candidate, each simulation stopped once it passes
+ * MG_NT_CAP_MARGIN x the seed's best time.  A stopped candidate is slower
+ * than the seed's best, so it cannot be the best: the search picks what
+ * simulating every candidate to the end picks (nt_kernel.h says where a
+ * sampled simulation could differ), and both sweeps' results depend on
+ * nothing but the inputs, never on the threads.
  */
 #include "sim/nettune/nt_kernel.h"
 #include "sim/model/model.h"
@@ -66,9 +75,11 @@ void mg_nt_simulate(const mg_nt_search *s, const char *words, mg_nt_kernel *k)
     mg_diag_free(&d);
 }
 
-/* One sweep of sp (pruned to the kept candidates when prune) into *sum. */
+/* One sweep of sp (pruned to the kept candidates when prune) into *sum,
+ * each simulation stopped past MG_NT_CAP_MARGIN x the fastest result so
+ * far, and past cap_s seconds when cap_s > 0. */
 static int sweep(const mg_nt_search *s, const mg_space *sp, const char *text, int prune,
-                 mg_sweep_sum *sum, mg_diag *d)
+                 double cap_s, mg_sweep_sum *sum, mg_diag *d)
 {
     mg_sweep_cfg cfg;
     memset(&cfg, 0, sizeof cfg);
@@ -91,6 +102,8 @@ static int sweep(const mg_nt_search *s, const mg_space *sp, const char *text, in
     cfg.max_work = s->max_work;
     cfg.screen_k = s->screen_k;
     cfg.id.screen_k = s->screen_k;
+    cfg.cap_seconds = cap_s;
+    cfg.cap_margin = MG_NT_CAP_MARGIN;
     cfg.stop = s->stop;
     if (mg_sweep_run(&cfg, sum, d)) return -1;
     if (sum->interrupted) {
@@ -99,6 +112,11 @@ static int sweep(const mg_nt_search *s, const mg_space *sp, const char *text, in
     }
     return 0;
 }
+
+/* The candidates a sweep simulated, those stopped at the cap included
+ * (which of them were stopped depends on the threads' timing; how many
+ * went into the simulator does not). */
+static uint64_t ran(const mg_sweep_sum *sum) { return mg_sweep_simulated(sum) + sum->cut; }
 
 /* The rules keep none of sp (sum: that sweep): drop the enabled rule that
  * fired on the most candidates and sweep again, one rule at a time, until
@@ -121,10 +139,27 @@ static int relax(const mg_nt_search *s, const mg_space *sp, const char *text,
         size_t n = strlen(k->relaxed);
         snprintf(k->relaxed + n, sizeof k->relaxed - n, "%s%s", n ? "," : "",
                  mg_rule_names[worst]);
-        rc = sweep(&w, sp, text, 1, sum, d);
+        rc = sweep(&w, sp, text, 1, 0, sum, d);
         k->kept = sum->kept;
-        k->simulated += mg_sweep_simulated(sum);
+        k->simulated += ran(sum);
     }
+    return rc;
+}
+
+/* The exhaustive search's cap (0: none, when screened or when the seed
+ * finds no kernel): the seed sweep of sp into sum, its simulations
+ * counted in k->simulated.  Returns as sweep. */
+static int seed_cap(const mg_nt_search *s, const mg_space *sp, const char *text,
+                    mg_sweep_sum *sum, mg_nt_kernel *k, double *cap_s, mg_diag *d)
+{
+    *cap_s = 0;
+    if (s->screen_k) return 0;
+    mg_nt_search seed = *s;
+    seed.screen_k = MG_NT_SEED_K;
+    int rc = sweep(&seed, sp, text, s->rules != NULL, 0, sum, d);
+    const mg_sweep_best *b = s->rules ? &sum->best_kept : &sum->best;
+    k->simulated += ran(sum);
+    if (!rc && b->valid) *cap_s = MG_NT_CAP_MARGIN * b->seconds;
     return rc;
 }
 
@@ -137,19 +172,21 @@ static int search(const mg_nt_search *s, const mg_space *sp, const char *text,
         mg_diag_error(d, "out of memory");
         return -1;
     }
-    int rc = sweep(s, sp, text, s->rules != NULL, sum, d);
+    double cap_s;
+    int rc = seed_cap(s, sp, text, sum, k, &cap_s, d);
+    if (!rc) rc = sweep(s, sp, text, s->rules != NULL, cap_s, sum, d);
     k->space = sum->id.size;
     k->kept = s->rules ? sum->kept : sum->id.size;
-    k->simulated = mg_sweep_simulated(sum);
+    k->simulated += ran(sum);
     if (!rc && s->rules && !sum->best_kept.valid) rc = relax(s, sp, text, sum, k, d);
     const mg_sweep_best *b = s->rules ? &sum->best_kept : &sum->best;
     if (!rc && s->rules && !b->valid) {      /* no rule left to drop: the whole */
         k->unpruned = 1;                     /* space, screened analytically */
         mg_nt_search wide = *s;
         if (!wide.screen_k) wide.screen_k = MG_NT_UNPRUNED_K;
-        rc = sweep(&wide, sp, text, 0, sum, d);
+        rc = sweep(&wide, sp, text, 0, 0, sum, d);
         b = &sum->best;
-        k->simulated += mg_sweep_simulated(sum);
+        k->simulated += ran(sum);
     }
     if (!rc && b->valid) {
         mg_nt_simulate(s, b->schedule, k);

@@ -101,6 +101,8 @@ typedef struct engine {
     int             prod_done, fatal;
     mg_memo        *memo;             /* identical simulations done once */
     sweep_phase     phase;
+    double          cap;              /* cfg->cap_seconds's cap in cycles, lowered to
+                                         cap_margin x the fastest result so far (0: none) */
     mg_sweep_result *ktab;            /* SWEEP_KEPT_FIRST's results, in candidate order */
     uint64_t        nk, capk, kcur;   /* held; room; next one SWEEP_REST_CAPPED takes */
     double          t0, t_sim, last_draw;       /* start; the simulate pass's start */
@@ -411,9 +413,19 @@ static int run_slot(engine *e, const slot *s, int nowait, mg_sweep_result *r)
 /* Hand s's result to the writer.  Called with the lock held. */
 static void finish_slot(engine *e, slot *s, const mg_sweep_result *r)
 {
+    if (e->cfg->cap_margin > 0 && r->ok && !r->cut) {
+        double c = e->cfg->cap_margin * r->seconds * e->cfg->dev->clock_hz;
+        if (e->cap <= 0 || c < e->cap) e->cap = c;
+    }
     s->result = *r;
     s->ready = 1;
     flush_ready(e);
+}
+
+/* Slot s, just taken (the lock held): its limit lowered to the cap. */
+static void take_cap(const engine *e, slot *s)
+{
+    if (e->cap > 0 && (s->limit <= 0 || e->cap < s->limit)) s->limit = e->cap;
 }
 
 /* A worker takes candidates in order.  One whose model key another thread
@@ -433,6 +445,7 @@ static void *worker(void *p)
             flush_ready(e);
             continue;
         }
+        take_cap(e, s);
         pthread_mutex_unlock(&e->mu);
         mg_sweep_result r;
         int got = run_slot(e, s, 1, &r);
@@ -445,6 +458,7 @@ static void *worker(void *p)
             slot *t = e->next_take < e->next_push && !e->fatal && !stopped(e) &&
                               !e->ring[e->next_take % e->W].ready
                           ? &e->ring[e->next_take++ % e->W] : NULL;
+            if (t) take_cap(e, t);
             pthread_mutex_unlock(&e->mu);
             if (t) {
                 mg_sweep_result q;
@@ -546,6 +560,7 @@ static int run_simulate_pass(engine *e)
     if (nt == 0) return 0;
     e->next_push = e->next_take = e->next_write = 0;
     e->prod_done = 0;
+    e->cap = e->cfg->cap_seconds > 0 ? e->cfg->cap_seconds * e->cfg->dev->clock_hz : 0;
     e->W = 16 * (uint64_t)nt + 16;
     e->ring = calloc(e->W, sizeof *e->ring);
     e->memo = mg_memo_new();
@@ -614,6 +629,10 @@ int mg_sweep_run(const mg_sweep_cfg *cfg, mg_sweep_sum *sum, mg_diag *d)
     e.sum = sum;
     e.d = d;
     e.t0 = now_s();
+    if ((cfg->cap_seconds > 0 || cfg->cap_margin > 0) && cfg->results) {
+        mg_diag_error(d, "internal: a capped sweep writes no results file");
+        return -1;
+    }
     sum->id = cfg->id;
     sum->id.pruned_only = cfg->pruned_only;
     sum->id.cutoff = cfg->rules && !cfg->pruned_only && !cfg->limit ? cfg->cutoff : 0;

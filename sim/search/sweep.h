@@ -212,6 +212,14 @@ typedef struct mg_sweep_cfg {
     uint64_t         screen_k;      /* > 0: simulate only the K analytically fastest
                                        of each shape (screen.h) ... */
     int              screen_kept;   /* ... and every candidate the rules keep */
+    double           cap_seconds;   /* > 0: every candidate's simulation stops (a cut
+                                       result) once past this many seconds ... */
+    double           cap_margin;    /* ... > 0: and past cap_margin x the fastest result
+                                       so far, as the workers take candidates.  For a
+                                       search that wants only the best (mgsim net): the
+                                       best is never cut, but which others are depends
+                                       on the threads' timing, so no results file is
+                                       written with a cap */
     const char      *results;       /* results file ("-": stdout), or NULL for none */
     int              restart;       /* discard an existing results file */
     int              progress;      /* draw progress on stderr */

@@ -54,13 +54,84 @@ static void test_fuse_rejects(void)
 {
     ops_expect_reject("fuse a=pol b=eltwise", "unknown operator 'pol'");
     ops_expect_reject("fuse a=eltwise b=pool c=pool d=pool", "unknown key 'd'");
-    ops_expect_reject("fuse a=conv2d b=pool", "conv2d cannot be a sub-kernel");
+    ops_expect_reject("fuse a=conv2d b=pool", "not 1D without local memory (set launch=flat)");
+    ops_expect_reject("fuse a=matmul b=pool", "matmul cannot be a sub-kernel");
+    ops_expect_reject("conv2d launch=flat split=2 wg=8,1,2", "launch=flat is a 1D launch");
+    ops_expect_reject("conv2d launch=flat wg=8,2", "launch=flat is a 1D launch");
+    ops_expect_reject("conv2d box=2,2", "box is launch=flat's");
     ops_expect_reject("fuse a=fuse b=pool", "fuse cannot be a sub-kernel");
     ops_expect_reject("fuse a=eltwise:wg=16 b=pool", "set wg on fuse");
     ops_expect_reject("fuse a=eltwise b=pool:seed=2", "set seed on fuse");
     ops_expect_reject("fuse a=eltwise b=", "b is empty");
     ops_expect_reject("fuse a=eltwise b=pool wg=48 warp=64", "round=wave with wg=48");
     ops_expect_reject("fuse a=eltwise b=pool wg=8,2", "the launch is 1D");
+}
+
+/* add, act, concat and a flat conv2d as sub-kernels: the flops are the
+ * sum of theirs (add 1 x 4 x 8: an add and relu6's 2; act 2 x 2 x 4: a
+ * max; concat none; a 1x1 conv 4 x 4 x 8 outputs x 2 x 4 inputs, its
+ * flat ids integer instructions) */
+static void test_fuse_more_ops(void)
+{
+    ops_check_trace("fuse a=add:H=1:W=4:C=8:layout=buffer:act=relu6 b=act:H=2:W=2:C=4 "
+                    "c=concat:H=2:W=2:C=4,8 round=none wg=16 warp=16", 32 * 3 + 16, 0, 0);
+    ops_check_trace("fuse a=conv2d:H=4:W=4:Cin=4:Cout=8:tile=1x4:box=2,2,2:launch=flat "
+                    "b=act:H=2:W=2:C=4 round=wave wg=16 warp=16", 4 * 4 * 8 * 2 * 4 + 16, 0, 0);
+}
+
+/* The memory records of line's trace (warps of 16), in launch order,
+ * into r[] (at most max); ALU records are skipped.  Returns the count. */
+static int mem_records(const char *line, mg_rec *r, int max)
+{
+    mg_gen *g = calloc(1, sizeof *g);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+    CU_ASSERT_EQUAL_FATAL(ops_prepare(line, 16, g), 0);
+    mg_trace_wg wg;
+    mg_trace_wg_init(&wg);
+    int n = 0;
+    for (uint64_t i = 0; i < mg_gen_num_wgs(g); i++) {
+        CU_ASSERT_EQUAL_FATAL(mg_gen_trace_wg(g, i, &wg), 0);
+        for (uint32_t w = 0; w < wg.n_warps; w++) {
+            mg_trace_cursor c;
+            mg_trace_cursor_init(&c, &wg, w);
+            while (n < max && mg_trace_cursor_next(&c, &r[n], NULL) == 1)
+                if (r[n].type != MG_REC_ALU) n++;
+        }
+    }
+    mg_trace_wg_free(&wg);
+    mg_gen_free(g);
+    free(g);
+    return n;
+}
+
+/* launch=flat with box = the grid's work group of 16 items (a warp): every
+ * warp makes the grid warp's memory records, the same lanes at the same
+ * addresses (buffers and images, a padded window, an edge tile along Wo,
+ * work groups past Cout). */
+static void test_conv_flat_same_as_grid(void)
+{
+    static const char *const shapes[] = {
+        "conv2d H=5 W=7 Cin=8 Cout=12 K=3 pad=1 tile=2x4 layout=buffer vec=4",
+        "conv2d H=6 W=5 Cin=8 Cout=8 K=3 stride=2 pad=1 tile=1x4 layout=image bias=1 act=relu",
+        "conv2d H=6 W=6 Cin=8 Cout=8 K=3 pad=1 depthwise=1 tile=2x4 layout=image",
+    };
+    static mg_rec a[4096], b[4096];
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        char grid[256], flat[256];
+        snprintf(grid, sizeof grid, "%s wg=2,4,2", shapes[i]);
+        snprintf(flat, sizeof flat, "%s launch=flat box=2,4,2 wg=16", shapes[i]);
+        int na = mem_records(grid, a, 4096), nb = mem_records(flat, b, 4096);
+        CU_ASSERT(na > 0 && na < 4096);
+        CU_ASSERT_EQUAL(na, nb);
+        for (int k = 0; k < na && k < nb; k++) {
+            CU_ASSERT_EQUAL(a[k].type, b[k].type);
+            CU_ASSERT_EQUAL(a[k].site, b[k].site);
+            CU_ASSERT(a[k].mask[0] == b[k].mask[0] && a[k].mask[1] == b[k].mask[1]);
+            for (int l = 0; l < a[k].lanes; l++)
+                if ((a[k].mask[l >> 6] >> (l & 63)) & 1)
+                    CU_ASSERT(a[k].a[l] == b[k].a[l] && a[k].b[l] == b[k].b[l]);
+        }
+    }
 }
 
 /* Records of each warp of line's trace (warps of 16), in launch order,
@@ -138,7 +209,9 @@ int add_ops_fuse_suite(void)
         !CU_add_test(s, "fuse_flops", test_fuse_flops) ||
         !CU_add_test(s, "fuse_rejects", test_fuse_rejects) ||
         !CU_add_test(s, "fuse_straddle", test_fuse_straddle) ||
-        !CU_add_test(s, "fuse_same_as_wave", test_fuse_same_as_wave))
+        !CU_add_test(s, "fuse_same_as_wave", test_fuse_same_as_wave) ||
+        !CU_add_test(s, "fuse_more_ops", test_fuse_more_ops) ||
+        !CU_add_test(s, "conv_flat_same_as_grid", test_conv_flat_same_as_grid))
         return -1;
     return 0;
 }

@@ -653,6 +653,48 @@ static void test_whatif_base(void)
     mg_diag_free(&d);
 }
 
+/* A capped sweep (mgsim net's exhaustive search): no results file; with
+ * the cap at the best's own time (margin 1.0, and cap_seconds there too)
+ * it stops some candidates yet finds the uncapped sweep's best, on 1 and
+ * 3 threads: of all candidates, and pruned-only of the kept ones (the
+ * best kept; a whole sweep's best kept, slower than its best, may be
+ * stopped); a cap with a results file is refused. */
+static void test_cap(void)
+{
+    mg_diag d;
+    mg_diag_init(&d);
+    mg_sweep_sum *s = calloc(1, sizeof *s);
+    for (int k = 0; k < 6; k++) {
+        int pruned = k >= 3;
+        const mg_sweep_best *want = pruned ? &ref.best_kept : &ref.best;
+        mg_sweep_cfg c;
+        memset(&c, 0, sizeof c);
+        c.dev = &fx.dev;
+        c.space = &fx.sp;
+        c.rules = &fx.rules;
+        c.id = fx.id;
+        c.pruned_only = pruned;
+        c.threads = k % 2 ? 3 : 1;
+        c.sample = MG_SAMPLE_AUTO;
+        c.cap_margin = 1.0;
+        c.cap_seconds = k % 3 == 2 ? want->seconds * (1 + 1e-9) : 0;
+        CU_ASSERT_EQUAL_FATAL(mg_sweep_run(&c, s, &d), 0);
+        CU_ASSERT_EQUAL(s->done, pruned ? ref.kept : 36);
+        CU_ASSERT_TRUE(s->cut > 0 && s->cut < s->done);
+        const mg_sweep_best *got = pruned ? &s->best_kept : &s->best;
+        CU_ASSERT_TRUE(got->valid);
+        CU_ASSERT_EQUAL(got->index, want->index);
+        CU_ASSERT_EQUAL(got->seconds, want->seconds);
+        if (k == 5) {
+            c.results = path("cap.jsonl");
+            CU_ASSERT_EQUAL(mg_sweep_run(&c, s, &d), -1);
+            CU_ASSERT_PTR_NOT_NULL(strstr(mg_diag_first(&d), "capped sweep"));
+        }
+    }
+    free(s);
+    mg_diag_free(&d);
+}
+
 int add_sweep_suite(void)
 {
     CU_pSuite s = CU_add_suite("sweep", setup, teardown);
@@ -666,5 +708,6 @@ int add_sweep_suite(void)
            !CU_add_test(s, "memo copies identical simulations", test_memo) ||
            !CU_add_test(s, "device variants", test_variants) ||
            !CU_add_test(s, "whatif base equals the sweep", test_whatif_base) ||
-           !CU_add_test(s, "cutoff: exact bests, cut records, -j, resume", test_cutoff);
+           !CU_add_test(s, "cutoff: exact bests, cut records, -j, resume", test_cutoff) ||
+           !CU_add_test(s, "cap: the best found, others stopped", test_cap);
 }

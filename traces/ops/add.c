@@ -34,4 +34,5 @@ const mg_op mg_op_add = {
     .emit_cl = mg_ew_emit_cl,
     .trace_wg = mg_ew_trace_wg,
     .reference = mg_ew_reference,
+    .warp_body = mg_ew_warp_body,
 };

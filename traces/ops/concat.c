@@ -246,4 +246,5 @@ const mg_op mg_op_concat = {
     .emit_cl = emit_cl,
     .trace_wg = trace_wg,
     .reference = reference,
+    .warp_body = trace_body,
 };

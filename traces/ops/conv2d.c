@@ -67,6 +67,24 @@
  * text and trace), and those keys are quiet at their defaults, so such a
  * schedule's canonical text has neither.
  *
+ * Launch (launch=flat; grid is the default and quiet): the items of the
+ * split=1 grid launch with work groups box=X,Y,Z, as one 1D NDRange in
+ * work groups of wg's x (wg=X',1,1 when set; the default 8,8,1 gives 8),
+ * so that the kernel can be a sub-kernel of `fuse` (parallel fusion takes
+ * 1D launches on get_global_id(0) alone).  Item f is local item l = f % B
+ * (B = X Y Z, x fastest) of the grid's work group b = f / B (x fastest
+ * over the G0 = ceil(nz/X), G1 = ceil(nx/Y), G2 = ceil(Ho/Z) groups):
+ *
+ *   gz = (b % G0) X + l % X,  gx = (b / G0 % G1) Y + l / X % Y,
+ *   ho = b / (G0 G1) Z + l / (X Y)
+ *
+ * (16 integer instructions, traced at their own site), so each run of B
+ * ids holds one grid work group's items in the grid's order and, with B
+ * a multiple of the warp at a warp-aligned start, a warp holds exactly a
+ * grid warp's items.  The range is G0 G1 G2 B items; items outside the
+ * output return at once, like the grid's edge items.  The trace takes the
+ * lane-by-lane path.
+ *
  * Flops: a launch counts exactly 2 Ho Wo Cout Cin K K (depthwise 2 Ho Wo C
  * K K) plus (S-1) Ho Wo Cout adds combining partial sums, plus Ho Wo Cout
  * times (bias + the activation's flops) for the epilogue, which is what
@@ -83,6 +101,8 @@
 #define MAX_LOCAL 32768         /* OpenCL 1.2's minimum local memory */
 #define MAX_WG 1024             /* the most items of a work group we accept with split */
 
+static const char *const launch_names[] = {"grid", "flat", NULL};
+
 static const mg_key keys[] = {
     MG_KEY_INT("H", H, 1, 4096, "8", "input height"),
     MG_KEY_INT("W", W, 1, 4096, "8", "input width"),
@@ -94,6 +114,15 @@ static const mg_key keys[] = {
     MG_KEY_INT("depthwise", depthwise, 0, 1, "0", "1: one filter per channel"),
     MG_KEY_INT_QUIET("bias", bias, 0, 1, "0", "1: add a per-channel bias in the store"),
     MG_KEY_ENUM_QUIET("act", act, "none", mg_gact_names, "activation in the store"),
+    MG_KEY_ENUM_QUIET("launch", mode, "grid", launch_names,
+                      "grid: the 3D NDRange (Cout/TC, tiles along Wo, Ho x split); flat: the "
+                      "grid's items (split=1, work groups box) as one 1D range, wg=X,1,1: "
+                      "a `fuse` sub-kernel"),
+    /* quiet like launch (no macro for a quiet TRIPLE); conv2d's only list */
+    {.name = "box", .type = MG_K_TRIPLE, .off = offsetof(mg_schedule, strides), .min = 1,
+     .max = 1024, .def = "1,1,1", .quiet = 1,
+     .help = "launch=flat: the grid's work group X[,Y[,Z]] whose items each run of X*Y*Z "
+             "ids holds"},
     MG_KEY_END,
 };
 
@@ -122,6 +151,14 @@ void mg_conv_geom_of(const mg_schedule *s, mg_conv_geom *g)
     g->iters = s->depthwise ? g->TT * (g->TC / g->V) : s->K * s->K * (g->CS / g->V);
     g->LW = s->depthwise ? g->V : (g->TC % 4 == 0 ? 4 : 1);
     g->SV = (g->img_y || g->TC % 4 == 0) ? 4 : 1;
+    g->flat = s->mode == MG_CONV_FLAT;
+    const int64_t ext[3] = {g->nz, g->nx, g->Ho};
+    g->items = 1;
+    for (int i = 0; i < 3; i++) {
+        g->box[i] = s->strides[i] > 0 ? s->strides[i] : 1;
+        g->ngrp[i] = mg_ceil_div(ext[i], g->box[i]);
+        g->items *= g->ngrp[i] * g->box[i];
+    }
 }
 
 int64_t mg_conv_w_index(const mg_schedule *s, const mg_conv_geom *g, int64_t co, int64_t ky,
@@ -215,6 +252,20 @@ static int check(const mg_schedule *s, const char *where, mg_diag *d)
     if (s->pattern != MG_PAT_ROW && s->pattern != MG_PAT_COLUMN)
         mg_diag_error(d, "%s: conv2d: pattern=%s: the KxK window is walked row or column "
                       "major", where, mg_pattern_names[s->pattern]);
+    /* flat: wg's x alone (the default 8,8,1 is 8 items; a sub-kernel of fuse
+     * is checked before fuse sets its wg) */
+    int wg_2d = mg_schedule_is_set(s, "wg") && (s->wg[1] != 1 || s->wg[2] != 1);
+    if (g.flat && (g.S > 1 || wg_2d))
+        mg_diag_error(d, "%s: conv2d: launch=flat is a 1D launch of the split=1 kernel: it "
+                      "needs split=1 and wg=X,1,1 (got split=%lld, wg %lld,%lld,%lld)", where,
+                      (long long)g.S, (long long)s->wg[0], (long long)s->wg[1],
+                      (long long)s->wg[2]);
+    if (mg_schedule_is_set(s, "box") && !g.flat)
+        mg_diag_error(d, "%s: conv2d: box is launch=flat's (the grid launch's work group is "
+                      "wg)", where);
+    if (g.box[0] * g.box[1] * g.box[2] > MAX_WG)
+        mg_diag_error(d, "%s: conv2d: a box of %lld items is more than %d", where,
+                      (long long)(g.box[0] * g.box[1] * g.box[2]), MAX_WG);
     if (g.S > 1 && d->n == before) check_split(s, &g, where, d);
     return d->n == before ? 0 : -1;
 }
@@ -282,8 +333,9 @@ static void plan(const mg_schedule *s, mg_kernel *k)
         mg_plan_arg_tensor(k, mg_plan_tensor(k, "B", MG_TENSOR_IN, MG_TL_BUFFER, dt, 4,
                                              MG_INIT_RANDOM, 1, 1, 1, s->Cout));
     if (g.S > 1) mg_plan_arg_local(k, "red", mg_conv_local_bytes(s, &g));
-    int64_t items[3] = {g.nz, g.nx, g.Ho * g.S};
-    mg_plan_ndrange(k, 3, items, s->wg);
+    int64_t items[3] = {g.nz, g.nx, g.Ho * g.S}, flat[3] = {g.items, 1, 1};
+    int64_t wg1[3] = {s->wg[0], 1, 1};
+    mg_plan_ndrange(k, g.flat ? 1 : 3, g.flat ? flat : items, g.flat ? wg1 : s->wg);
     k->needs_fp16 = s->compute == MG_PREC_FP16;
     int64_t red = s->depthwise ? 1 : s->Cin;             /* reduction length per window tap */
     k->f.loop_iters = g.iters;
@@ -303,6 +355,13 @@ static void plan(const mg_schedule *s, mg_kernel *k)
                               k->local[0] * g.S * g.nw * g.V) * g.eb;
     k->f.boundary_checks = g.nx * g.TW != g.Wo || k->global[0] != g.nz ||
                            k->global[1] != g.nx || k->global[2] != g.Ho * g.S;
+    if (g.flat) {   /* the boxes' distinct loads, times the boxes a work group holds */
+        int64_t boxes = mg_ceil_div(k->local[0], g.box[0] * g.box[1] * g.box[2]);
+        k->f.wg_bytes_per_iter = boxes * (g.box[1] * g.box[2] * g.TW * g.V +
+                                          g.box[0] * g.nw * g.V) * g.eb;
+        k->f.boundary_checks = g.nx * g.TW != g.Wo || g.items != g.nz * g.nx * g.Ho ||
+                               k->global[0] != g.items;
+    }
     k->log_cap = k->f.loop_iters * (g.TW + g.nw) + (g.S - 1) * g.TW * (g.TC / g.LW) +
                  g.TW * g.TC + (s->bias ? g.TW * (g.TC / g.SV) : 0);
 }
@@ -352,5 +411,6 @@ const mg_op mg_op_conv2d = {
     .trace_wg = mg_conv_trace_wg,
     .reference = reference,
     .trace_inert = "unroll",  /* a #pragma: the trace and the register estimate ignore it */
+    .warp_body = mg_conv_flat_body,
     .packed_w = 1,
 };

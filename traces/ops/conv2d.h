@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 
+#include "traces/gen/emit.h"
 #include "traces/gen/kernel.h"
 #include "traces/gen/schedule.h"
 #include "traces/gen/strbuf.h"
@@ -21,8 +22,10 @@ enum {
     MG_CONV_SITE_X = 1, MG_CONV_SITE_W, MG_CONV_SITE_FMA, MG_CONV_SITE_Y,
     MG_CONV_SITE_LST = 6, MG_CONV_SITE_BAR, MG_CONV_SITE_LLD, MG_CONV_SITE_ADD,
     MG_CONV_SITE_BIAS, MG_CONV_SITE_BADD, MG_CONV_SITE_ACT,     /* the epilogue's */
-    MG_CONV_SITE_CVT
+    MG_CONV_SITE_CVT, MG_CONV_SITE_FLAT                            /* launch=flat's ids */
 };
+/* launch: the NDRange (conv2d.c); the value of the schedule's mode. */
+enum { MG_CONV_GRID, MG_CONV_FLAT };
 /* Tensor indices; the bias B (bias=1) comes after Y, so that the others'
  * indices and trace object ids are those of a conv without it. */
 enum { MG_CONV_TX, MG_CONV_TW, MG_CONV_TY, MG_CONV_TB };
@@ -44,6 +47,10 @@ typedef struct mg_conv_geom {
     int64_t SV;                /* width of an output store */
     int img_x, img_w, img_y, eb;
     int pack_w;                /* layout_w=packed (a buffer in the items' order) */
+    int flat;                  /* launch=flat: the grid's items as one 1D NDRange */
+    int64_t box[3];            /* launch=flat: the grid's work group (box=X,Y,Z) */
+    int64_t ngrp[3];           /* launch=flat: such groups along nz, nx, Ho */
+    int64_t items;             /* launch=flat: the grid's items, ngrp x box in each dim */
 } mg_conv_geom;
 
 /* Derive g from a schedule that passed (or is being checked by) check();
@@ -66,5 +73,11 @@ void mg_conv_emit_cl(const mg_schedule *s, const mg_kernel *k, mg_sb *o);
 /* Emit work group wg's trace, in the kernel's program order (conv2d_trace.c). */
 void mg_conv_trace_wg(const mg_schedule *s, const mg_kernel *k, const uint32_t wg[3],
                       mg_trace_wg *out);
+
+/* One warp of a launch=flat kernel (ctx: the schedule): each lane's flat
+ * id to its (gz, gx, ho), then the kernel's body lane by lane; trace_wg's
+ * body for launch=flat, and conv2d's warp_body as a sub-kernel of `fuse`
+ * (op.h), which takes launch=flat only (plan_sub refuses a 3D launch). */
+void mg_conv_flat_body(mg_warp *w, const void *ctx);
 
 #endif

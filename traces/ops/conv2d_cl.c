@@ -14,7 +14,19 @@
  * local id z; nobody returns before the barrier, so `ok` guards the work. */
 static void emit_ids(const mg_conv_geom *g, mg_sb *o)
 {
-    if (g->S == 1) {
+    if (g->flat) {
+        long long X = (long long)g->box[0], Y = (long long)g->box[1], Z = (long long)g->box[2];
+        long long G0 = (long long)g->ngrp[0], G1 = (long long)g->ngrp[1];
+        mg_sb_printf(o, "    const int f = get_global_id(0);\n"
+                        "    if (f >= %lld) return;\n"
+                        "    const int b = f / %lld, l = f %% %lld;\n"
+                        "    const int gz = (b %% %lld) * %lld + l %% %lld, "
+                        "gx = (b / %lld %% %lld) * %lld + l / %lld %% %lld, "
+                        "ho = b / %lld * %lld + l / %lld;\n"
+                        "    if (gx >= %lld || ho >= %lld || gz >= %lld) return;\n",
+                     (long long)g->items, X * Y * Z, X * Y * Z, G0, X, X, G0, G1, Y, X, Y,
+                     G0 * G1, Z, X * Y, (long long)g->nx, (long long)g->Ho, (long long)g->nz);
+    } else if (g->S == 1) {
         mg_sb_printf(o, "    const int gz = get_global_id(0), gx = get_global_id(1), "
                         "ho = get_global_id(2);\n"
                         "    if (gx >= %lld || ho >= %lld || gz >= %lld) return;\n",

@@ -37,7 +37,7 @@ static void lanes_of(const mg_warp *w, const mg_schedule *s, const mg_conv_geom 
     for (uint32_t l = 0; l < w->lanes; l++) {
         int64_t lz = w->lid[2][l], r = lz % g->R;
         L->sp[l] = lz / g->R;
-        L->ho[l] = (int64_t)w->wg[2] * g->R + r;
+        L->ho[l] = g->flat ? w->gid[2][l] : (int64_t)w->wg[2] * g->R + r;
         L->lid[l] = (r * k->local[1] + w->lid[1][l]) * k->local[0] + w->lid[0][l];
         if (w->gid[0][l] >= g->nz || w->gid[1][l] >= g->nx || L->ho[l] >= g->Ho) continue;
         mg_lm_set(&L->item, l);
@@ -374,8 +374,36 @@ static void trace_body(mg_warp *w, const void *ctx)
     }
 }
 
+void mg_conv_flat_body(mg_warp *w, const void *ctx)
+{
+    const mg_schedule *s = ctx;
+    mg_conv_geom g;
+    mg_conv_geom_of(s, &g);
+    static _Thread_local int64_t gid[3][MG_TRACE_MAX_LANES];
+    uint64_t in[2] = {0, 0};
+    int lanewise = w->lanewise;
+    for (uint32_t l = 0; l < w->lanes; l++) {
+        int64_t f = w->gid[0][l], X = g.box[0], Y = g.box[1], B = X * Y * g.box[2];
+        int64_t b = f / B, i = f % B;
+        for (int d = 0; d < 3; d++) gid[d][l] = w->gid[d][l];
+        if (f < g.items) in[l >> 6] |= (uint64_t)1 << (l & 63);
+        /* past the range: gz = nz, outside the output like the grid's edge items */
+        w->gid[0][l] = f < g.items ? b % g.ngrp[0] * X + i % X : g.nz;
+        w->gid[1][l] = f < g.items ? b / g.ngrp[0] % g.ngrp[1] * Y + i / X % Y : 0;
+        w->gid[2][l] = f < g.items ? b / (g.ngrp[0] * g.ngrp[1]) * g.box[2] + i / (X * Y) : 0;
+    }
+    if (in[0] || in[1]) {            /* the ids' 16 operators (conv2d.c, Launch) */
+        mg_emit_alu(w, in, MG_CONV_SITE_FLAT, MG_ALU_INT, 1, 16, 0);
+        w->lanewise = 1;
+        trace_body(w, s);
+    }
+    for (uint32_t l = 0; l < w->lanes; l++)
+        for (int d = 0; d < 3; d++) w->gid[d][l] = gid[d][l];
+    w->lanewise = lanewise;
+}
+
 void mg_conv_trace_wg(const mg_schedule *s, const mg_kernel *k, const uint32_t wg[3],
                       mg_trace_wg *out)
 {
-    mg_emit_wg(k, wg, out, trace_body, s);
+    mg_emit_wg(k, wg, out, s->mode == MG_CONV_FLAT ? mg_conv_flat_body : trace_body, s);
 }

@@ -156,7 +156,7 @@ static void trace_access(mg_warp *w, const mg_schedule *s, int ti, int store,
     mg_emit_put(w);
 }
 
-static void trace_body(mg_warp *w, const void *ctx)
+void mg_ew_warp_body(mg_warp *w, const void *ctx)
 {
     const mg_schedule *s = ctx;
     const mg_kernel *k = w->k;
@@ -180,7 +180,7 @@ static void trace_body(mg_warp *w, const void *ctx)
 void mg_ew_trace_wg(const mg_schedule *s, const mg_kernel *k, const uint32_t wg[3],
                     mg_trace_wg *out)
 {
-    mg_emit_wg(k, wg, out, trace_body, s);
+    mg_emit_wg(k, wg, out, mg_ew_warp_body, s);
 }
 
 void mg_ew_reference(const mg_schedule *s, const mg_kernel *k, mg_host *h)

@@ -46,6 +46,9 @@ void mg_ew_plan(const mg_schedule *s, mg_kernel *k, int nin, const char *name);
 void mg_ew_emit_cl(const mg_schedule *s, const mg_kernel *k, mg_sb *o);
 void mg_ew_trace_wg(const mg_schedule *s, const mg_kernel *k, const uint32_t wg[3],
                     mg_trace_wg *out);
+/* One warp of the kernel (ctx: the schedule): trace_wg's body, and add's
+ * and act's warp_body as sub-kernels of `fuse` (op.h). */
+void mg_ew_warp_body(mg_warp *w, const void *ctx);
 void mg_ew_reference(const mg_schedule *s, const mg_kernel *k, mg_host *h);
 
 #endif

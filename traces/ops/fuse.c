@@ -9,7 +9,7 @@
  * in the fused launch's work groups and warps, on the fused launch's
  * inputs, so it takes none of wg, warp and seed (set them on fuse); its
  * other keys are its own.  Fusable operators are those with a warp_body
- * (op.h): 1D launches on global ids alone.
+ * (op.h): 1D launches on global ids alone (conv2d with launch=flat).
  *
  * Tensors and arguments are the sub-kernels' in order, each name suffixed
  * with its key (X_a, Y_a, A_b, B_b, scalar_b).  The trace of a warp is,
@@ -108,8 +108,11 @@ static int plan_sub(fuse_sub *sub, const char *where, mg_diag *d)
     int bad = sub->k.global[1] != 1 || sub->k.global[2] != 1;
     for (int i = 0; i < sub->k.n_args; i++) bad |= sub->k.args[i].kind == MG_ARG_LOCAL;
     if (bad) {
-        mg_diag_error(d, "%s: fuse: %c=%s: the launch is not 1D without local memory",
-                      where, sub->key, sub->s.op->name);
+        int flat = 0;             /* the operator has a 1D launch to offer (conv2d) */
+        for (const mg_key *key = sub->s.op->keys; key->name && !flat; key++)
+            flat = !strcmp(key->name, "launch");
+        mg_diag_error(d, "%s: fuse: %c=%s: the launch is not 1D without local memory%s",
+                      where, sub->key, sub->s.op->name, flat ? " (set launch=flat)" : "");
         return -1;
     }
     return 0;
