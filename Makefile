@@ -252,6 +252,12 @@ clean:
 #   make fuzz-long    each for FUZZ_RUNS executions (default 10^7): by hand;
 #                     FUZZ_JOBS processes at once, FUZZ_SPLIT per target;
 #                     summary in doc/runs/fuzz-long.tsv (mk/fuzz.sh)
+#   make fuzz-plan    toward FUZZ_RUNS per target on FUZZ_CORES cores within
+#                     FUZZ_BUDGET s of wall time, processes spread by the
+#                     rates in tests/fuzz/rates.tsv (mk/fuzz_plan.sh);
+#                     summary in doc/runs/fuzz-long.tsv
+#   make fuzz-rates   measure those rates (FUZZ_RATES_SECONDS each, CPU
+#                     time) into tests/fuzz/rates.tsv (mk/fuzz_rates.sh)
 #   make fuzz-bundle  the targets packed with a runner into build/fuzz-bundle/,
 #                     for a machine without clang (mk/fuzz_bundle.sh)
 #   make fuzz-corpus  minimize build/fuzz/corpus/ into tests/fuzz/corpus/
@@ -263,6 +269,9 @@ FUZZ_SMOKE_SECONDS ?= 4
 FUZZ_RUNS    ?= 10000000
 FUZZ_JOBS    ?= 1
 FUZZ_SPLIT   ?= 1
+FUZZ_CORES   ?= 2
+FUZZ_BUDGET  ?= 600
+FUZZ_RATES_SECONDS ?= 20
 FUZZ_DIR     := build/fuzz
 FUZZ_FLAGS    = $(CSTD) $(WARN) -Wno-format-nonliteral -O1 -g -fno-omit-frame-pointer \
                 -fsanitize=address,undefined -fno-sanitize-recover=all $(INCLUDES) -MMD -MP
@@ -271,7 +280,8 @@ FUZZ_BINS    := $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
 FUZZ_LOBJS   := $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(LIB_SRCS) probe/vmatrix.c)
 FUZZ_LIB     := $(FUZZ_DIR)/libmgsim.a
 
-.PHONY: fuzz fuzz-smoke fuzz-long fuzz-corpus fuzz-build fuzz-clang fuzz-bundle reliability
+.PHONY: fuzz fuzz-smoke fuzz-long fuzz-plan fuzz-rates fuzz-corpus fuzz-build fuzz-clang \
+        fuzz-bundle reliability
 fuzz-clang:
 	@command -v $(FUZZ_CC) >/dev/null 2>&1 || sh mk/deps.sh install-fuzz
 
@@ -297,6 +307,13 @@ fuzz-smoke: fuzz-build
 fuzz-long: fuzz-build
 	@FUZZ_JOBS=$(FUZZ_JOBS) FUZZ_SPLIT=$(FUZZ_SPLIT) FUZZ_SUMMARY=$(RUNS_DIR)/fuzz-long.tsv \
 	    sh mk/fuzz.sh $(FUZZ_DIR) runs $(FUZZ_RUNS) $(FUZZ_NAMES)
+
+fuzz-plan: fuzz-build
+	@FUZZ_SUMMARY=$(RUNS_DIR)/fuzz-long.tsv sh mk/fuzz_plan.sh $(FUZZ_DIR) $(FUZZ_CORES) \
+	    $(FUZZ_BUDGET) $(FUZZ_RUNS) tests/fuzz/rates.tsv $(FUZZ_NAMES)
+
+fuzz-rates: fuzz-build
+	@sh mk/fuzz_rates.sh $(FUZZ_DIR) $(FUZZ_RATES_SECONDS) tests/fuzz/rates.tsv $(FUZZ_NAMES)
 
 fuzz-bundle: fuzz-build
 	@sh mk/fuzz_bundle.sh $(FUZZ_DIR) build/fuzz-bundle $(FUZZ_NAMES)

@@ -71,35 +71,41 @@ char *mg_read_file(const char *path, size_t max, size_t *len, mg_diag *d)
     return buf;
 }
 
-/* Line and column (1-based) of byte offset `off` in text. */
+/* Line and column (1-based) of byte offset `off` in text (memchr: these
+ * scans run on every rejected document, so they use libc's). */
 static void locate(const char *text, size_t off, size_t *line, size_t *col)
 {
-    *line = 1;
-    *col = 1;
-    for (size_t i = 0; i < off; i++) {
-        if (text[i] == '\n') { (*line)++; *col = 1; }
-        else (*col)++;
+    size_t l = 1, start = 0;
+    const char *e = text + off;
+    for (const char *p = text; (p = memchr(p, '\n', (size_t)(e - p))) != NULL; p++) {
+        l++;
+        start = (size_t)(p - text) + 1;
     }
+    *line = l;
+    *col = off - start + 1;
 }
 
 /* Scan text[0, off) skipping strings; report the bracket depth reached and
- * whether the scan ended inside a string.  Returns 0, or -1 when a closing
- * bracket has no opener (the text is malformed, not cut short). */
+ * whether the scan ended inside a string.  text holds no NUL before
+ * text[len] = '\0' (off <= len), so strcspn jumps to the next byte that
+ * matters.  Returns 0, or -1 when a closing bracket has no opener (the
+ * text is malformed, not cut short). */
 static int scan_depth(const char *text, size_t off, long *depth, int *in_string)
 {
-    int in_str = 0, esc = 0;
+    int in_str = 0;
     long dep = 0;
     for (size_t i = 0; i < off; i++) {
+        i += strcspn(text + i, in_str ? "\"\\" : "\"{}[]");
+        if (i >= off) break;
         char ch = text[i];
         if (in_str) {
-            if (esc) esc = 0;
-            else if (ch == '\\') esc = 1;
-            else if (ch == '"') in_str = 0;
+            if (ch == '\\') i++;                     /* skip the escaped byte */
+            else in_str = 0;
         } else if (ch == '"') {
             in_str = 1;
         } else if (ch == '{' || ch == '[') {
             dep++;
-        } else if ((ch == '}' || ch == ']') && --dep < 0) {
+        } else if (--dep < 0) {
             return -1;
         }
     }

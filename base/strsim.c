@@ -6,17 +6,22 @@
 
 #define STRSIM_MAX 127
 
-size_t mg_edit_distance(const char *a, const char *b)
+size_t mg_edit_distance_max(const char *a, const char *b, size_t max)
 {
     size_t la = strlen(a), lb = strlen(b);
     if (la > STRSIM_MAX) la = STRSIM_MAX;
     if (lb > STRSIM_MAX) lb = STRSIM_MAX;
-    /* Three rolling rows: i-2, i-1, i. */
+    if ((la > lb ? la - lb : lb - la) > max) return max + 1;   /* a lower bound */
+    /* Three rolling rows: i-2, i-1, i.  A cell is at least the minimum of
+     * the row above or (by a transposition) of the row two above, so once
+     * two rows in a row exceed max, every later one does. */
     size_t r0[STRSIM_MAX + 1], r1[STRSIM_MAX + 1], r2[STRSIM_MAX + 1];
     size_t *pp = r0, *p = r1, *c = r2;
+    size_t min_pp = 0, min_p = 0;
     for (size_t j = 0; j <= lb; j++) p[j] = j;
     for (size_t i = 1; i <= la; i++) {
         c[0] = i;
+        size_t min_c = i;
         for (size_t j = 1; j <= lb; j++) {
             size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
             size_t v = p[j] + 1;                       /* deletion */
@@ -26,10 +31,19 @@ size_t mg_edit_distance(const char *a, const char *b)
                 pp[j - 2] + 1 < v)
                 v = pp[j - 2] + 1;                     /* transposition */
             c[j] = v;
+            if (v < min_c) min_c = v;
         }
         size_t *t = pp; pp = p; p = c; c = t;
+        min_pp = min_p;
+        min_p = min_c;
+        if (i > 1 && min_p > max && min_pp > max) return max + 1;
     }
-    return p[lb];
+    return p[lb] > max ? max + 1 : p[lb];
+}
+
+size_t mg_edit_distance(const char *a, const char *b)
+{
+    return mg_edit_distance_max(a, b, (size_t)-1 - 1);
 }
 
 const char *mg_suggest(const char *word, const char *const *cands, size_t n)
@@ -39,12 +53,15 @@ const char *mg_suggest(const char *word, const char *const *cands, size_t n)
     size_t lw = strlen(word);
     size_t limit = lw / 3 > 1 ? lw / 3 : 1;
     if (limit < 2 && lw >= 4) limit = 2;
-    for (size_t i = 0; i < n; i++) {
-        size_t d = mg_edit_distance(word, cands[i]);
+    for (size_t i = 0; i < n && bestd > 0; i++) {
         size_t lc = strlen(cands[i]);
         int prefix = lw >= 3 && lc >= 3 &&
                      (strncmp(word, cands[i], lw < lc ? lw : lc) == 0);
-        if ((d <= limit || prefix) && d < bestd) {
+        /* Only a distance below bestd (and within limit, unless a prefix)
+         * can win: the DP stops as soon as it cannot. */
+        size_t max = prefix || limit > bestd - 1 ? bestd - 1 : limit;
+        size_t d = mg_edit_distance_max(word, cands[i], max);
+        if (d <= max) {
             best = cands[i];
             bestd = d;
         }

@@ -11,6 +11,10 @@
  * characters are compared on their first 127. */
 size_t mg_edit_distance(const char *a, const char *b);
 
+/* The same when it is at most max; otherwise max + 1, found without
+ * finishing the table when it can (max < SIZE_MAX). */
+size_t mg_edit_distance_max(const char *a, const char *b, size_t max);
+
 /* The candidate nearest to `word`, or NULL when none is near enough to be
  * a plausible typo (distance <= max(1, strlen(word)/3), or one is a prefix
  * of the other).  Ties go to the earliest candidate. */

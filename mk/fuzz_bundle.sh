@@ -5,14 +5,20 @@
 # and no checkout:
 #
 #   OUT/run.sh RUNS JOBS [SPLIT [TARGET...]]    the runner (mk/fuzz.sh)
+#   OUT/run.sh --plan CORES SECONDS [RUNS [TARGET...]]   RUNS (default
+#                           10^7) per target as far as SECONDS of wall
+#                           time allow (mk/fuzz_plan.sh, OUT/rates.tsv)
 #   OUT/bin/fuzz_TARGET     the targets (ASan+UBSan+libFuzzer)
 #   OUT/lib/                their shared libraries but glibc (libcjson,
 #                           libstdc++, libgcc_s), on LD_LIBRARY_PATH
 #   OUT/lib/glibc/          this machine's glibc and loader, used only when
 #                           the other machine's glibc cannot run the targets
 #   OUT/seeds/, OUT/tests/fuzz/corpus/   the seeds and committed corpus
-#   OUT/configs/, OUT/tests/golden/data/ the files the targets load
+#   OUT/configs/devices/, OUT/tests/golden/data/ the files the targets load
 #   OUT/COMMIT, OUT/TARGETS, OUT/README.txt
+#
+# and OUT.tar.gz, the same packed (about a quarter of the size: what to
+# copy to a machine, or to carry to a device run).
 #
 # Run from the repository root.  Replaces OUT.
 set -u
@@ -34,11 +40,13 @@ while read -r so; do
 done
 [ -e "$out/lib/libcjson.so.1" ] && [ -e "$out/lib/glibc/ld-linux-x86-64.so.2" ] ||
     { echo "mk/fuzz_bundle.sh: libcjson.so.1 or the loader not found by ldd" >&2; exit 2; }
-cp -R configs "$out/"
+mkdir -p "$out/configs" && cp -R configs/devices "$out/configs/"
 cp -R tests/golden/data "$out/tests/golden/"
 cp -R tests/fuzz/corpus "$out/tests/fuzz/"
 sh mk/fuzz.sh "$out" seeds 0 || exit 2
 cp mk/fuzz.sh "$out/fuzz.sh"
+cp mk/fuzz_plan.sh "$out/plan.sh"
+cp tests/fuzz/rates.tsv "$out/rates.tsv"
 echo "$*" > "$out/TARGETS"
 git rev-parse --short HEAD > "$out/COMMIT" 2>/dev/null || echo '?' > "$out/COMMIT"
 
@@ -46,13 +54,23 @@ cat > "$out/run.sh" <<'EOF'
 #!/bin/sh
 # run.sh RUNS JOBS [SPLIT [TARGET...]] - every fuzz target (or those named)
 # for RUNS executions, JOBS processes at once, each target split over
-# SPLIT processes (default JOBS) that share its corpus.  Writes
-# summary.tsv (what `make reliability` reads as doc/runs/fuzz-long.tsv)
-# and out/ (logs, the corpus found, crash-* artifacts).  README.txt says more.
+# SPLIT processes (default JOBS) that share its corpus.
+# run.sh --plan CORES SECONDS [RUNS [TARGET...]] - every target toward
+# RUNS executions (default 10^7) on CORES cores, all done within SECONDS
+# of wall time, processes given by the rates in rates.tsv (plan.sh).
+# Writes summary.tsv (what `make reliability` reads as
+# doc/runs/fuzz-long.tsv) and out/ (logs, the corpus found, crash-*
+# artifacts).  README.txt says more.
 set -u
 cd "$(dirname "$0")" || exit 2
-[ $# -ge 2 ] || { echo "usage: $0 RUNS JOBS [SPLIT [TARGET...]]" >&2; exit 2; }
-runs=$1 jobs=$2 split=${3:-$2}
+plan=0
+[ "${1:-}" = --plan ] && { plan=1; shift; }
+[ $# -ge 2 ] || { echo "usage: $0 RUNS JOBS [SPLIT [TARGET...]] | --plan CORES SECONDS [RUNS [TARGET...]]" >&2; exit 2; }
+if [ $plan -eq 1 ]; then
+    cores=$1 secs=$2 runs=${3:-10000000}
+else
+    runs=$1 jobs=$2 split=${3:-$2}
+fi
 shift 2; [ $# -gt 0 ] && shift
 targets=${*:-$(cat TARGETS)}
 export LD_LIBRARY_PATH="$PWD/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -68,8 +86,11 @@ if ! "$probe" -help=1 >/dev/null 2>&1; then
         exit 2
     fi
 fi
-FUZZ_BIN=bin FUZZ_SEEDS=seeds FUZZ_JOBS=$jobs FUZZ_SPLIT=$split FUZZ_SUMMARY=summary.tsv \
-    FUZZ_COMMIT=$(cat COMMIT) exec sh fuzz.sh out runs "$runs" $targets
+export FUZZ_BIN=bin FUZZ_SEEDS=seeds FUZZ_SUMMARY=summary.tsv FUZZ_COMMIT="$(cat COMMIT)"
+if [ $plan -eq 1 ]; then
+    exec sh plan.sh out "$cores" "$secs" "$runs" rates.tsv $targets
+fi
+FUZZ_JOBS=$jobs FUZZ_SPLIT=$split exec sh fuzz.sh out runs "$runs" $targets
 EOF
 chmod +x "$out/run.sh"
 
@@ -87,6 +108,12 @@ on 16 cores:
 
   ./run.sh 10000000 16
 
+or, within a wall-time budget (here 16 cores, 560 s), the processes
+spread by the measured rates of rates.tsv so that as many targets as
+the budget allows reach 10^7 (plan.sh says how; out/plan is the plan):
+
+  ./run.sh --plan 16 560
+
 Each process may use 2 GiB (-rss_limit_mb=2048); scratch files go to
 /dev/shm (TMPDIR overrides).  The bundle needs only itself: its lib/
 holds libcjson and the C++ runtime; when the machine's glibc is older
@@ -101,4 +128,5 @@ here by \`LD_LIBRARY_PATH=lib bin/fuzz_TARGET FILE\` (from this folder)
 or, with symbolized stacks, in the repository by build/fuzz/fuzz_TARGET FILE.
 Exit status 1 when any target failed.
 EOF
-echo "fuzz-bundle: $out ($(du -sh "$out" | cut -f1)), $# targets; run: $out/run.sh RUNS JOBS"
+tar czf "$out.tar.gz" -C "$(dirname "$out")" "$(basename "$out")" || exit 2
+echo "fuzz-bundle: $out ($(du -sh "$out" | cut -f1)) and $out.tar.gz ($(du -sh "$out.tar.gz" | cut -f1)), $# targets; run: $out/run.sh RUNS JOBS"

@@ -107,7 +107,8 @@ static int set_val(ctx *c, const char *path, const cJSON *j, mg_space_val *v)
     memset(v, 0, sizeof *v);
     if (cJSON_IsNumber(j)) {
         double x = j->valuedouble;
-        if (x != (double)(int64_t)x || x < -1e15 || x > 1e15) {
+        /* The range first: converting a double beyond int64_t is undefined. */
+        if (!(x >= -1e15 && x <= 1e15) || x != (double)(int64_t)x) {
             mg_diag_error(c->d, "%s: %s: expected an integer, got %g", c->file, path, x);
             return -1;
         }
@@ -143,8 +144,8 @@ static int get_int(ctx *c, const char *path, const cJSON *obj, const char *name,
         if (required) mg_diag_error(c->d, "%s: %s: missing \"%s\"", c->file, path, name);
         return required ? -1 : 1;
     }
-    if (!cJSON_IsNumber(j) || j->valuedouble != (double)(int64_t)j->valuedouble ||
-        j->valuedouble < (double)min || j->valuedouble > 1e12) {
+    if (!cJSON_IsNumber(j) || !(j->valuedouble >= (double)min && j->valuedouble <= 1e12) ||
+        j->valuedouble != (double)(int64_t)j->valuedouble) {
         mg_diag_error(c->d, "%s: %s.%s: expected an integer >= %" PRId64, c->file, path, name,
                       min);
         return -1;

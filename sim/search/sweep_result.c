@@ -350,25 +350,42 @@ static int parse_cut(const cJSON *o, mg_sweep_result *r, char *err, size_t errle
     return 0;
 }
 
+#define TWO_TO_32 4294967296.0
+#define TWO_TO_64 18446744073709551616.0
+
+/* $.key of o as a count below lim (its fraction dropped), or 0 when it is
+ * not a number or out of [0, lim): converting a double beyond the type is
+ * undefined. */
+static uint64_t get_count(const cJSON *o, const char *key, double lim, char *err,
+                          size_t errlen)
+{
+    double x = 0;
+    if (get_num(o, key, &x, err, errlen) || !(x >= 0 && x < lim)) return 0;
+    return (uint64_t)x;
+}
+
 /* The optional parts of an "ok" result: $.occupancy and $.sampling (a
- * figure that is not a number is left 0). */
+ * figure that is not a number, or a count out of its type's range, is
+ * left 0). */
 static void parse_ok_extras(const cJSON *o, mg_sweep_result *r, char *err, size_t errlen)
 {
     const cJSON *oc = cJSON_GetObjectItemCaseSensitive(o, "occupancy");
     if (cJSON_IsObject(oc)) {
         double x = 0;
         if (!get_num(oc, "resident_warps_mean", &x, err, errlen)) r->resident_warps_mean = x;
-        if (!get_num(oc, "resident_warps_max", &x, err, errlen)) r->resident_warps_max = (uint32_t)x;
-        if (!get_num(oc, "warps_per_group", &x, err, errlen)) r->warps_per_group = (uint32_t)x;
-        if (!get_num(oc, "occupancy_groups", &x, err, errlen)) r->occupancy_groups = (uint32_t)x;
+        r->resident_warps_max = (uint32_t)get_count(oc, "resident_warps_max", TWO_TO_32, err,
+                                                    errlen);
+        r->warps_per_group = (uint32_t)get_count(oc, "warps_per_group", TWO_TO_32, err, errlen);
+        r->occupancy_groups = (uint32_t)get_count(oc, "occupancy_groups", TWO_TO_32, err,
+                                                  errlen);
     }
     const cJSON *sm = cJSON_GetObjectItemCaseSensitive(o, "sampling");
     if (cJSON_IsObject(sm)) {
         double x = 0;
         r->has_sampling = 1;
         r->sample_used = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(sm, "used"));
-        if (!get_num(sm, "work_groups_simulated", &x, err, errlen)) r->wgs_simulated = (uint64_t)x;
-        if (!get_num(sm, "work_groups_total", &x, err, errlen)) r->wgs_total = (uint64_t)x;
+        r->wgs_simulated = get_count(sm, "work_groups_simulated", TWO_TO_64, err, errlen);
+        r->wgs_total = get_count(sm, "work_groups_total", TWO_TO_64, err, errlen);
         if (!get_num(sm, "estimated_error", &x, err, errlen)) r->sample_error = x;
     }
 }
@@ -404,7 +421,10 @@ static int parse_result(const cJSON *o, mg_sweep_result *r, char *err, size_t er
 {
     double v;
     if (get_num(o, "index", &v, err, errlen)) return -1;
-    if (v < 0 || v != floor(v)) { snprintf(err, errlen, "$.index: expected an integer"); return -1; }
+    if (!(v >= 0 && v < TWO_TO_64) || v != floor(v)) {
+        snprintf(err, errlen, "$.index: expected an integer");
+        return -1;
+    }
     r->index = (uint64_t)v;
     const cJSON *s = cJSON_GetObjectItemCaseSensitive(o, "schedule");
     if (!cJSON_IsString(s)) { snprintf(err, errlen, "$.schedule: expected a string"); return -1; }

@@ -44,6 +44,18 @@ static void test_parse_errors(void)
     parse_fails(LIT("{\"a\": {\"b\": 1, \"b\": 2}}"), "$.a.b: duplicate key");
     parse_fails(LIT("{\"a\": [{\"x\": 1, \"x\": 1}]}"), "$.a[0].x: duplicate key");
     parse_fails(LIT("{} {}"), "JSON syntax error at byte offset 3");
+    /* The error scans: strings (with escapes) skipped, depth, line:col. */
+    parse_fails(LIT("{\n  \"a\": \"x\\\"}\n"),
+                "t.json:3:1: JSON syntax error: unexpected end of input at byte offset 15");
+    parse_fails(LIT("{\n  \"a\": \"x\\\\\"}\n}"),
+                "t.json:3:1: JSON syntax error at byte offset 16 near '}'");
+    parse_fails(LIT("{\"a\": \"[{\"}}"), "t.json:1:12: JSON syntax error at byte offset 11");
+    char deep[2100];
+    size_t k = (size_t)snprintf(deep, sizeof deep, "{\"a\":");
+    for (int i = 0; i < 1001; i++) deep[k++] = '[';
+    for (int i = 0; i < 1001; i++) deep[k++] = ']';
+    deep[k++] = '}';
+    parse_fails(deep, k, "t.json:1:1005: JSON nested deeper than 1000 levels at byte offset 1004");
 }
 
 /* A flat object of n keys "k0".."k{n-1}", then `extra` ("" or a member

@@ -1,5 +1,7 @@
 /* test_strsim.c - edit distance and suggestions (base/strsim). */
 #include <CUnit/CUnit.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "tests/unit/suites.h"
 #include "base/hash.h"
@@ -26,6 +28,79 @@ static void test_suggest(void)
     CU_ASSERT_STRING_EQUAL(mg_suggest("replacment", keys, 6), "replacement");
     CU_ASSERT_PTR_NULL(mg_suggest("colour", keys, 6));
     CU_ASSERT_PTR_NULL(mg_suggest("x", keys, 6));
+}
+
+/* The full-table distance and the first-found-nearest suggestion, written
+ * plainly: the reference for the bounded ones. */
+static size_t ref_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b), t[24][24];
+    for (size_t i = 0; i <= la; i++)
+        for (size_t j = 0; j <= lb; j++) {
+            size_t v = i > j ? i : j;
+            if (i && j) {
+                v = t[i - 1][j] + 1;
+                if (t[i][j - 1] + 1 < v) v = t[i][j - 1] + 1;
+                if (t[i - 1][j - 1] + (a[i - 1] != b[j - 1]) < v)
+                    v = t[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+                if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                    t[i - 2][j - 2] + 1 < v)
+                    v = t[i - 2][j - 2] + 1;
+            } else {
+                v = i + j;
+            }
+            t[i][j] = v;
+        }
+    return t[la][lb];
+}
+
+static const char *ref_suggest(const char *w, const char *const *c, size_t n)
+{
+    const char *best = NULL;
+    size_t bestd = (size_t)-1, lw = strlen(w);
+    size_t limit = lw / 3 > 1 ? lw / 3 : 1;
+    if (limit < 2 && lw >= 4) limit = 2;
+    for (size_t i = 0; i < n; i++) {
+        size_t d = ref_distance(w, c[i]), lc = strlen(c[i]);
+        int prefix = lw >= 3 && lc >= 3 && !strncmp(w, c[i], lw < lc ? lw : lc);
+        if ((d <= limit || prefix) && d < bestd) {
+            best = c[i];
+            bestd = d;
+        }
+    }
+    return best;
+}
+
+/* A pseudo-random word of 0..20 letters from a 3-letter alphabet (so that
+ * near words are common). */
+static void random_word(uint64_t *x, char *w)
+{
+    *x = *x * 6364136223846793005ull + 1442695040888963407ull;
+    size_t n = (size_t)(*x >> 59) % 21;
+    for (size_t i = 0; i < n; i++) {
+        *x = *x * 6364136223846793005ull + 1442695040888963407ull;
+        w[i] = (char)('a' + (*x >> 61) % 3);
+    }
+    w[n] = '\0';
+}
+
+/* The bounded distance and the pruned suggestion agree with the plain
+ * ones on random words: exact when within the bound, bound + 1 beyond. */
+static void test_bounded(void)
+{
+    uint64_t x = 12345;
+    char w[8][24];
+    const char *cands[7];
+    int bad = 0;
+    for (int r = 0; r < 3000; r++) {
+        for (int k = 0; k < 8; k++) random_word(&x, w[k]);
+        size_t d = ref_distance(w[0], w[1]), max = (size_t)(r % 6);
+        if (mg_edit_distance(w[0], w[1]) != d) bad++;
+        if (mg_edit_distance_max(w[0], w[1], max) != (d <= max ? d : max + 1)) bad++;
+        for (int k = 0; k < 7; k++) cands[k] = w[k + 1];
+        if (mg_suggest(w[0], cands, 7) != ref_suggest(w[0], cands, 7)) bad++;
+    }
+    CU_ASSERT_EQUAL(bad, 0);
 }
 
 static void test_hint(void)
@@ -57,7 +132,8 @@ int add_strsim_suite(void)
     CU_pSuite s = CU_add_suite("strsim", NULL, NULL);
     if (!s) return -1;
     if (!CU_add_test(s, "distance", test_distance) || !CU_add_test(s, "suggest", test_suggest) ||
-        !CU_add_test(s, "hint", test_hint) || !CU_add_test(s, "hash", test_hash))
+        !CU_add_test(s, "hint", test_hint) ||
+        !CU_add_test(s, "bounded", test_bounded) || !CU_add_test(s, "hash", test_hash))
         return -1;
     return 0;
 }

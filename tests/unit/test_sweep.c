@@ -277,6 +277,41 @@ static void test_pruned_only(void)
     mg_diag_free(&d);
 }
 
+/* line with the number after "key": replaced by v, into out. */
+static void set_number(const char *line, const char *key, const char *v, char *out, size_t n)
+{
+    const char *k = strstr(line, key);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(k);
+    const char *num = k + strlen(key), *end = num + strspn(num, "-+.0123456789eE");
+    snprintf(out, n, "%.*s%s%s", (int)(num - line), line, v, end);
+}
+
+/* Counts out of their type's range (found by fuzz_sweep: converting them
+ * was undefined) are left 0 like other bad figures; an index past 2^64
+ * is refused. */
+static void test_record_huge_counts(void)
+{
+    mg_sweep_result r, back;
+    memset(&r, 0, sizeof r);
+    mg_sweep_simulate(&fx.dev, "conv2d H=8 W=8 Cin=32 Cout=32 K=1 tile=1x4 wg=8,8,1 "
+                      "layout=image storage=fp16 compute=fp16", MG_SAMPLE_AUTO, 0, 0, NULL, 0, &r);
+    CU_ASSERT_EQUAL_FATAL(r.ok, 1);
+    CU_ASSERT_TRUE_FATAL(r.has_sampling && r.wgs_total > 0 && r.resident_warps_max > 0);
+    char *line = mg_sweep_result_line(&r), a[4096], b[4096], err[200];
+    set_number(line, "\"work_groups_total\":", "-1", a, sizeof a);
+    set_number(a, "\"resident_warps_max\":", "1e300", b, sizeof b);
+    CU_ASSERT_EQUAL_FATAL(mg_sweep_result_parse(b, &back, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(back.wgs_total, 0);
+    CU_ASSERT_EQUAL(back.resident_warps_max, 0);
+    CU_ASSERT_EQUAL(back.wgs_simulated, r.wgs_simulated);
+    mg_sweep_result_free(&back);
+    set_number(line, "\"index\":", "1e300", a, sizeof a);
+    CU_ASSERT_EQUAL(mg_sweep_result_parse(a, &back, err, sizeof err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "$.index: expected an integer"));
+    free(line);
+    mg_sweep_result_free(&r);
+}
+
 static void test_record_roundtrip(void)
 {
     mg_sweep_result r;
@@ -704,6 +739,7 @@ int add_sweep_suite(void)
            !CU_add_test(s, "foreign or damaged results refused", test_foreign_refused) ||
            !CU_add_test(s, "pruned-only", test_pruned_only) ||
            !CU_add_test(s, "record round trip and rejection", test_record_roundtrip) ||
+           !CU_add_test(s, "record counts out of range", test_record_huge_counts) ||
            !CU_add_test(s, "trace-inert knobs change no simulation", test_trace_inert) ||
            !CU_add_test(s, "memo copies identical simulations", test_memo) ||
            !CU_add_test(s, "device variants", test_variants) ||
