@@ -603,7 +603,9 @@ static void test_vload_elements(void)
  * of the SM's pipes, so its chase steps of 16 loads take longer than with
  * whole-SM pipes; 4 warps per SM (one per partition) step as fast as one;
  * with 16 warps per SM every partition is busy and the SM's rates are
- * those of an unsplit SM (within 5%). */
+ * those of an unsplit SM (within 5%).  The partitions alone: a partition's
+ * own cycles per lookup block (buffer_l1.partition_lookup_cycles, tested
+ * below) are set to the tag stage's 1. */
 static double mlp_cycles(mg_device *dev, int parts, int warps)
 {
     char line[160];
@@ -618,6 +620,7 @@ static void test_partitions(void)
     mg_device *dev = load_dev("nvidia-h100");
     CU_ASSERT_PTR_NOT_NULL_FATAL(dev);
     dev->launch_overhead_s = 0;
+    dev->buf_l1_partition_lookup_cycles = 1;
     double p1w1 = mlp_cycles(dev, 1, 1), p4w1 = mlp_cycles(dev, 4, 1);
     double p4w4 = mlp_cycles(dev, 4, 4);
     double p1w16 = mlp_cycles(dev, 1, 16), p4w16 = mlp_cycles(dev, 4, 16);
@@ -625,6 +628,36 @@ static void test_partitions(void)
     CU_ASSERT_TRUE(p4w1 > 1.3 * p1w1);
     CU_ASSERT_TRUE(p4w4 < 1.1 * p4w1 && p4w4 > 0.9 * p4w1);
     CU_ASSERT_TRUE(p4w16 < 1.05 * p1w16 && p4w16 > 0.95 * p1w16);
+    free(dev);
+}
+
+/* buffer_l1.partition_lookup_cycles: a lone warp per SM whose loads put
+ * every lane on its own line (vload, stride 128: 32 lines a load) takes
+ * at least 1.5 x longer at 2 cycles per block than at 1, since its
+ * partition spends them on each line; with 16 warps per SM the SP's tag
+ * stage (one block per cycle) binds either way (within 5%); loads of one
+ * line (stride 4) do not move (within 1%). */
+static double scatter_cycles(mg_device *dev, double plc, int warps, int stride)
+{
+    char line[160];
+    snprintf(line, sizeof line, "vload items=%d wg=%d iters=64 lines=256 stride=%d",
+             (int)dev->sp_count * 32 * warps, 32 * warps, stride);
+    dev->buf_l1_partition_lookup_cycles = plc;
+    return sim(dev, line).cycles;
+}
+
+static void test_partition_lookup(void)
+{
+    mg_device *dev = load_dev("nvidia-h100");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dev);
+    dev->launch_overhead_s = 0;
+    double l1 = scatter_cycles(dev, 1, 1, 128), l2 = scatter_cycles(dev, 2, 1, 128);
+    double b1 = scatter_cycles(dev, 1, 16, 128), b2 = scatter_cycles(dev, 2, 16, 128);
+    double c1 = scatter_cycles(dev, 1, 1, 4), c2 = scatter_cycles(dev, 2, 1, 4);
+    CU_ASSERT_TRUE(l1 > 0 && b1 > 0 && c1 > 0);
+    CU_ASSERT_TRUE(l2 > 1.5 * l1);
+    CU_ASSERT_DOUBLE_EQUAL(b2, b1, 0.05 * b1);
+    CU_ASSERT_DOUBLE_EQUAL(c2, c1, 0.01 * c1);
     free(dev);
 }
 
@@ -772,6 +805,7 @@ int add_model_suite(void)
         !CU_add_test(s, "local_broadcast", test_local_broadcast) ||
         !CU_add_test(s, "l2_banks", test_l2_banks) ||
         !CU_add_test(s, "partitions", test_partitions) ||
+        !CU_add_test(s, "partition_lookup", test_partition_lookup) ||
         !CU_add_test(s, "miss_cap", test_miss_cap) ||
         !CU_add_test(s, "track_fills", test_track_fills) ||
         !CU_add_test(s, "wg_cap", test_wg_cap) ||
