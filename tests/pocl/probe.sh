@@ -20,6 +20,13 @@
 #            on a hypervisor an L2 still off is reported, not failed; the
 #            L1d (virtually indexed: no page colours) counts everywhere.
 #
+# Under `make check` (ASan with leak detection), LeakSanitizer's own
+# stop-the-world tracer can crash at exit while PoCL's worker threads wind
+# down ("Tracer caught signal 11", "LeakSanitizer has encountered a fatal
+# error": seen on the 2-core machine at 48e9ac5 and later alike).  That is
+# the sanitizer failing, not a leak: such a step is run again once without
+# leak detection, and says so.  A leak report still fails.
+#
 # Prints "probe: N passed, N failed".
 set -u
 MGPROBE=$1
@@ -33,8 +40,19 @@ LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$(pwd)/tests/pocl/lsan
 export ASAN_OPTIONS LSAN_OPTIONS
 Q="--quick --min-ms 0.2 --reps 2"
 
+# lsan_retry OUT CMD...: CMD with its output in OUT; when it fails because
+# LeakSanitizer's tracer crashed, CMD again without leak detection.
+lsan_retry() {
+    out=$1; shift
+    "$@" > "$out" 2>&1 && return 0
+    rc=$?
+    grep -q 'LeakSanitizer has encountered a fatal error' "$out" || return $rc
+    echo "probe: note: LeakSanitizer's tracer crashed in '$*': run again without leak detection"
+    ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0" "$@" > "$out" 2>&1
+}
+
 # run: a quick subset, then again (all kept)
-"$MGPROBE" run $Q --aspects warp,flops,alu -o "$tmp/p.json" > "$tmp/run1" 2>&1 && ok ||
+lsan_retry "$tmp/run1" "$MGPROBE" run $Q --aspects warp,flops,alu -o "$tmp/p.json" && ok ||
     { bad "run exited $?"; sed 's/^/    /' "$tmp/run1"; }
 "$MGPROBE" check "$tmp/p.json" "$tmp"/p.curves/*.json > "$tmp/chk" 2>&1 && ok ||
     { bad "the profile or its curves are not valid"; sed 's/^/    /' "$tmp/chk"; }
@@ -53,14 +71,14 @@ if [ $rc -eq 1 ] && "$MGPROBE" check "$tmp/p.json" > /dev/null 2>&1 &&
 else
     bad "SIGINT: exit $rc (want 1), status: $st"; sed 's/^/    /' "$tmp/run3"
 fi
-"$MGPROBE" run $Q --max-footprint 65536 -a warp,cache_buffer -o "$tmp/p.json" > "$tmp/run4" 2>&1
+lsan_retry "$tmp/run4" "$MGPROBE" run $Q --max-footprint 65536 -a warp,cache_buffer -o "$tmp/p.json"
 if [ $? -eq 0 ] && grep -q '^warp: .* earlier, kept' "$tmp/run4" &&
    grep -qE '^cache_buffer: (ok|undetermined)' "$tmp/run4"; then ok
 else bad "resume after SIGINT"; sed 's/^/    /' "$tmp/run4"; fi
 
 # vload: runs, concludes (vector or elements, or null with why), valid documents;
 # 4 keys: the aspect and its three conclusions
-"$MGPROBE" run $Q --aspects vload -o "$tmp/v.json" > "$tmp/vl" 2>&1
+lsan_retry "$tmp/vl" "$MGPROBE" run $Q --aspects vload -o "$tmp/v.json"
 rc=$?
 pts=$(grep -c '"schedule": "vload ' "$tmp/v.curves/vload.json" 2>/dev/null)
 if [ $rc -eq 0 ] && grep -qE '^vload: (ok|undetermined)' "$tmp/vl" &&
