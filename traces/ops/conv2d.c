@@ -252,9 +252,11 @@ static int check(const mg_schedule *s, const char *where, mg_diag *d)
     if (s->pattern != MG_PAT_ROW && s->pattern != MG_PAT_COLUMN)
         mg_diag_error(d, "%s: conv2d: pattern=%s: the KxK window is walked row or column "
                       "major", where, mg_pattern_names[s->pattern]);
-    /* flat: wg's x alone (the default 8,8,1 is 8 items; a sub-kernel of fuse
-     * is checked before fuse sets its wg) */
-    int wg_2d = mg_schedule_is_set(s, "wg") && (s->wg[1] != 1 || s->wg[2] != 1);
+    /* flat: wg's x alone (the default 8,8,1 is 8 items, given or not, so
+     * that the canonical text, which prints it, parses back; a sub-kernel
+     * of fuse is checked before fuse sets its wg) */
+    int wg_default = s->wg[0] == 8 && s->wg[1] == 8 && s->wg[2] == 1;
+    int wg_2d = mg_schedule_is_set(s, "wg") && !wg_default && (s->wg[1] != 1 || s->wg[2] != 1);
     if (g.flat && (g.S > 1 || wg_2d))
         mg_diag_error(d, "%s: conv2d: launch=flat is a 1D launch of the split=1 kernel: it "
                       "needs split=1 and wg=X,1,1 (got split=%lld, wg %lld,%lld,%lld)", where,
