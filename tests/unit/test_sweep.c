@@ -69,10 +69,8 @@ static char *path(const char *name)
     return p[k];
 }
 
-/* Run a sweep of the tiny space (cutoff 0: none); returns mg_sweep_run's
- * status. */
-static int sweep_with(const char *results, int threads, int sample, int pruned_only,
-                      int restart, double cutoff, mg_sweep_sum *sum, mg_diag *d)
+/* A sweep config of the tiny space and its fixture, everything else 0. */
+static mg_sweep_cfg fixture_cfg(int pruned_only)
 {
     mg_sweep_cfg c;
     memset(&c, 0, sizeof c);
@@ -81,6 +79,15 @@ static int sweep_with(const char *results, int threads, int sample, int pruned_o
     c.rules = &fx.rules;
     c.id = fx.id;
     c.pruned_only = pruned_only;
+    return c;
+}
+
+/* Run a sweep of the tiny space (cutoff 0: none); returns mg_sweep_run's
+ * status. */
+static int sweep_with(const char *results, int threads, int sample, int pruned_only,
+                      int restart, double cutoff, mg_sweep_sum *sum, mg_diag *d)
+{
+    mg_sweep_cfg c = fixture_cfg(pruned_only);
     c.threads = threads;
     c.sample = sample;
     c.results = results;
@@ -702,13 +709,7 @@ static void test_cap(void)
     for (int k = 0; k < 6; k++) {
         int pruned = k >= 3;
         const mg_sweep_best *want = pruned ? &ref.best_kept : &ref.best;
-        mg_sweep_cfg c;
-        memset(&c, 0, sizeof c);
-        c.dev = &fx.dev;
-        c.space = &fx.sp;
-        c.rules = &fx.rules;
-        c.id = fx.id;
-        c.pruned_only = pruned;
+        mg_sweep_cfg c = fixture_cfg(pruned);
         c.threads = k % 2 ? 3 : 1;
         c.sample = MG_SAMPLE_AUTO;
         c.cap_margin = 1.0;
