@@ -405,35 +405,14 @@ static inline uint32_t buf_lines(const mg_rec *r, const uint8_t *ln, uint32_t nl
 
 /* Every active lane's address of r into full[] (lane-indexed): a record
  * with form bits may carry only the addresses of the lanes
- * mg_rec_distinct_lanes() lists, each other lane repeating one of them
- * (its row's first active lane with MG_FORM_ROW_CONST, its column's first
- * active lane with MG_FORM_ROWS_SAME, the first active lane with both). */
+ * mg_rec_distinct_lanes() lists; coord_lanes() names the lane each other
+ * lane repeats. */
 static void lane_addrs(const mg_rec *r, int64_t *full)
 {
-    uint32_t p = r->form_p;
-    int64_t v = 0;
-    int64_t row = -1;
-    if (r->form == MG_FORM_ROWS_SAME) {          /* each column's first active lane */
-        uint64_t have[2] = {0, 0};
-        for (unsigned l = 0, x = 0; l < r->lanes; l++, x = x + 1 == p ? 0 : x + 1) {
-            if (!mg_rec_active(r, l)) continue;
-            if (!((have[x >> 6] >> (x & 63)) & 1)) {
-                have[x >> 6] |= (uint64_t)1 << (x & 63);
-                full[x] = r->a[l];              /* columns < lanes: full[x] is free */
-            }
-            full[l] = full[x];
-        }
-        return;
-    }
-    for (unsigned l = 0; l < r->lanes; l++) {
-        if (!mg_rec_active(r, l)) continue;
-        if (r->form == (MG_FORM_ROWS_SAME | MG_FORM_ROW_CONST)) {
-            if (row < 0) v = r->a[l], row = 0;
-        } else if ((int64_t)(l / p) != row) {   /* MG_FORM_ROW_CONST */
-            v = r->a[l], row = (int64_t)(l / p);
-        }
-        full[l] = v;
-    }
+    uint8_t src[MG_TRACE_MAX_LANES];
+    coord_lanes(r, src);
+    for (unsigned l = 0; l < r->lanes; l++)
+        if (mg_rec_active(r, l)) full[l] = r->a[src[l]];
 }
 
 /* The sectors lanes [g, end) of r's addresses a touch, each once, counted
