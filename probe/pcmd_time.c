@@ -39,7 +39,8 @@ static void time_usage(FILE *f)
 {
     fprintf(f,
             "Usage: mgprobe time --suite SUITE.json [--device P:D] [-o TIMINGS.json]\n"
-            "                    [--warmup N] [--reps N] [--list]\n"
+            "                    [--warmup N] [--reps N] [--retime N] [--max-shift F]\n"
+            "                    [--list]\n"
             "\n"
             "Time every schedule of a kernel suite (a JSON list of schedules, or\n"
             "{\"schema\": \"mgsim-suite/1\", \"name\", \"schedules\": [...]}; configs/suites/).\n"
@@ -47,9 +48,10 @@ static void time_usage(FILE *f)
             "reference (as `mgprobe verify` does); a wrong kernel is reported and not\n"
             "timed.  Then N warm-up and N timed launches (OpenCL event profiling).\n"
             "One line per kernel: status, median time, spread, schedule; the JSON\n"
-            "(mgsim-timings/1, configs/PROFILE.md) adds min, max, every sample, the\n"
-            "generator's register estimate and, on NVIDIA (-cl-nv-verbose), the\n"
-            "compiler's register count, with the device, driver and date.\n"
+            "(mgsim-timings/1, configs/PROFILE.md) adds min, max, the shift, every\n"
+            "sample, the generator's register estimate and, on NVIDIA\n"
+            "(-cl-nv-verbose), the compiler's register count, stack frame and spill\n"
+            "bytes, with the device, driver and date.\n"
             "\n"
             "  -s, --suite FILE      the suite (required)\n"
             "  -d, --device P:D      the device (`mgprobe devices`; default 0:0)\n"
@@ -58,6 +60,12 @@ static void time_usage(FILE *f)
             "                        to stderr\n"
             "      --warmup N        untimed launches before timing (default 2)\n"
             "      --reps N          timed launches (default 10, max 32)\n"
+            "      --retime N        after the suite, time a kernel whose samples\n"
+            "                        shifted (median of the second half against the\n"
+            "                        first) by more than --max-shift again, up to N\n"
+            "                        times until steady, keeping the steadiest\n"
+            "                        attempt (default 2; 0: never)\n"
+            "      --max-shift F     the largest steady shift (default 0.10)\n"
             "      --list            parse and generate every schedule, print them\n"
             "                        (canonical) and exit: no device needed\n"
             "  -h, --help            print this help\n"
@@ -67,7 +75,7 @@ static void time_usage(FILE *f)
             "3 no usable device.\n");
 }
 
-enum { OPT_WARMUP = 256, OPT_REPS, OPT_LIST };
+enum { OPT_WARMUP = 256, OPT_REPS, OPT_RETIME, OPT_MAX_SHIFT, OPT_LIST };
 
 static const struct option time_opts[] = {
     {"suite", required_argument, NULL, 's'},
@@ -75,6 +83,8 @@ static const struct option time_opts[] = {
     {"output", required_argument, NULL, 'o'},
     {"warmup", required_argument, NULL, OPT_WARMUP},
     {"reps", required_argument, NULL, OPT_REPS},
+    {"retime", required_argument, NULL, OPT_RETIME},
+    {"max-shift", required_argument, NULL, OPT_MAX_SHIFT},
     {"list", no_argument, NULL, OPT_LIST},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -92,6 +102,8 @@ typedef struct tctx {
     mgp_rundev *rd;
     const char *opts;            /* extra build options */
     int         warmup, reps;
+    int         retime;          /* further attempts for a shifted kernel */
+    double      shift_max;       /* the largest shift taken as stable */
     /* the compiler's report by source (FNV-1a): a driver that finds a
      * source in its program cache compiles nothing and reports nothing,
      * so a report seen once serves every later identical source */
@@ -198,6 +210,8 @@ static void add_times(cJSON *o, const double *ns, int n)
     char buf[32];
     snprintf(buf, sizeof buf, "%.4f", mg_knee_spread(ns, n));
     cJSON_AddNumberToObject(t, "spread", atof(buf));
+    snprintf(buf, sizeof buf, "%.4f", mg_knee_shift(ns, n));
+    cJSON_AddNumberToObject(t, "shift", atof(buf));
     cJSON *sm = cJSON_AddArrayToObject(o, "samples");
     for (int i = 0; i < n; i++) cJSON_AddItemToArray(sm, cJSON_CreateNumber(ns[i]));
 }
@@ -282,10 +296,71 @@ static int write_out(const char *path, const cJSON *doc)
     return rc;
 }
 
+/* The "shift" of kernel entry k's samples (-1 when it was not timed). */
+static double entry_shift(const cJSON *k)
+{
+    const cJSON *ns = cJSON_GetObjectItemCaseSensitive(k, "ns");
+    const cJSON *sh = ns ? cJSON_GetObjectItemCaseSensitive(ns, "shift") : NULL;
+    return cJSON_IsNumber(sh) ? sh->valuedouble : -1;
+}
+
+/* Time schedule s (suite index i) again, up to c->retime times, until
+ * an attempt's shift is at most c->shift_max.  first is its first
+ * entry.  Returns the attempt with the smallest shift (first itself, or
+ * a new entry), with "attempts" (how many timings were made) and, when
+ * none was stable, "stable": false.  Entries not returned are freed,
+ * first excepted. */
+static cJSON *retime_one(tctx *c, const mg_schedule *s, size_t i, cJSON *first)
+{
+    cJSON *keep = first;
+    double best = entry_shift(first);
+    int tries = 1;
+    while (best > c->shift_max && tries <= c->retime && !stop_flag) {
+        const char *st;
+        cJSON *n = time_one(c, s, i, &st);
+        tries++;
+        double sh = entry_shift(n);
+        if (sh >= 0 && sh < best) {
+            if (keep != first) cJSON_Delete(keep);
+            keep = n;
+            best = sh;
+        } else {
+            cJSON_Delete(n);
+        }
+    }
+    cJSON_AddNumberToObject(keep, "attempts", tries);
+    if (best > c->shift_max) cJSON_AddFalseToObject(keep, "stable");
+    return keep;
+}
+
+/* After the suite: time again every ok kernel of ks whose samples
+ * shifted by more than c->shift_max (retime_one), keeping the steadiest
+ * attempt in its place; one line each to txt and a summary line. */
+static void retime_shifted(tctx *c, const mg_suite *su, cJSON *ks, FILE *txt)
+{
+    int n = 0, stable = 0;
+    size_t i = 0;
+    for (cJSON *k = ks->child; k && !stop_flag; i++) {
+        cJSON *next = k->next;
+        if (entry_shift(k) > c->shift_max) {
+            fprintf(txt, "retime [%zu], shift %.1f%%: ", i, 100 * entry_shift(k));
+            cJSON *e = retime_one(c, &su->s[i], i, k);
+            stable += !cJSON_GetObjectItemCaseSensitive(e, "stable");
+            n++;
+            print_line(txt, e);
+            if (e != k) cJSON_ReplaceItemViaPointer(ks, k, e);
+        }
+        k = next;
+    }
+    if (n)
+        fprintf(txt, "retimed %d kernels whose samples shifted by more than %.0f%%: %d stable\n",
+                n, 100 * c->shift_max, stable);
+}
+
 /* Time the whole suite; the lines go to stdout, or to stderr when the
  * timings do (out "-").  Returns the exit status. */
 static int time_suite(const char *path, const mg_suite *su, unsigned pi, unsigned di,
-                      const char *out, int warmup, int reps)
+                      const char *out, int warmup, int reps, int retime, double shift_max)
 {
     mgp_rundev rd;
     mgp_stop_init();                     /* before OpenCL starts (stopsig.h) */
@@ -297,6 +372,8 @@ static int time_suite(const char *path, const mg_suite *su, unsigned pi, unsigne
     c.opts = rd.p.nv_verbose ? "-cl-nv-verbose" : NULL;
     c.warmup = warmup;
     c.reps = reps;
+    c.retime = retime;
+    c.shift_max = shift_max;
     char now[32];
     cJSON *doc = cJSON_CreateObject();
     cJSON_AddStringToObject(doc, "schema", MG_TIMINGS_SCHEMA);
@@ -308,6 +385,8 @@ static int time_suite(const char *path, const mg_suite *su, unsigned pi, unsigne
     cJSON *set = cJSON_AddObjectToObject(doc, "settings");
     cJSON_AddNumberToObject(set, "warmup", warmup);
     cJSON_AddNumberToObject(set, "reps", reps);
+    cJSON_AddNumberToObject(set, "retime", retime);
+    cJSON_AddNumberToObject(set, "max_shift", shift_max);
     cJSON_AddBoolToObject(set, "nv_verbose", c.opts != NULL);
     cJSON *ks = cJSON_AddArrayToObject(doc, "kernels");
     FILE *txt = out && !strcmp(out, "-") ? stderr : stdout;
@@ -323,6 +402,7 @@ static int time_suite(const char *path, const mg_suite *su, unsigned pi, unsigne
         print_line(txt, k);
         cJSON_AddItemToArray(ks, k);
     }
+    if (c.retime > 0 && !stop_flag) retime_shifted(&c, su, ks, txt);
     if (stop_flag) cJSON_AddTrueToObject(doc, "interrupted");
     fprintf(txt, "time: %zu ok, %zu wrong, %zu skipped, %zu errors%s\n", cnt[0], cnt[1],
             cnt[2], cnt[3], stop_flag ? " (interrupted)" : "");
@@ -336,7 +416,8 @@ static int time_suite(const char *path, const mg_suite *su, unsigned pi, unsigne
 int mgp_cmd_time(int argc, char **argv)
 {
     const char *suite = NULL, *devid = "0:0", *out = NULL;
-    long warmup = 2, reps = 10;
+    long warmup = 2, reps = 10, retime = 2;
+    double shift_max = 0.10;
     int list = 0;
     char *end;
     int c;
@@ -358,6 +439,17 @@ int mgp_cmd_time(int argc, char **argv)
             if (end == optarg || *end || reps < 1 || reps > MGP_REPS_MAX)
                 return mgp_usage_error("time", "--reps %s: expected 1 to %d", optarg,
                                        MGP_REPS_MAX);
+            break;
+        case OPT_RETIME:
+            retime = strtol(optarg, &end, 10);
+            if (end == optarg || *end || retime < 0 || retime > 10)
+                return mgp_usage_error("time", "--retime %s: expected 0 to 10", optarg);
+            break;
+        case OPT_MAX_SHIFT:
+            shift_max = strtod(optarg, &end);
+            if (end == optarg || *end || !(shift_max > 0 && shift_max <= 1))
+                return mgp_usage_error("time", "--max-shift %s: expected a fraction in (0, 1]",
+                                       optarg);
             break;
         case 'h': time_usage(stdout); return MGP_EXIT_OK;
         default:
@@ -394,7 +486,8 @@ int mgp_cmd_time(int argc, char **argv)
         }
         printf("%s: %zu schedules\n", su.name, su.n);
     } else {
-        rc = time_suite(suite, &su, pi, di, out, (int)warmup, (int)reps);
+        rc = time_suite(suite, &su, pi, di, out, (int)warmup, (int)reps, (int)retime,
+                        shift_max);
     }
     mg_suite_free(&su);
     return rc;

@@ -52,6 +52,13 @@ double mg_knee_spread(const double *v, int n)
     return m > 0 ? (hi - lo) / m : 0;
 }
 
+double mg_knee_shift(const double *v, int n)
+{
+    if (n < 4) return 0;
+    double a = mg_knee_median(v, n / 2), b = mg_knee_median(v + n / 2, n - n / 2);
+    return a > 0 && b > 0 ? fabs(b / a - 1) : 0;
+}
+
 double mg_knee_noise(const double *v, int n)
 {
     if (n < 2) return 0;

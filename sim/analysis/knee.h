@@ -104,6 +104,12 @@ double mg_knee_spread(const double *v, int n);
  * (0 when n < 2 or the median is not positive). */
 double mg_knee_noise(const double *v, int n);
 
+/* Shift between the halves of a series of repetitions in time order:
+ * |median(second half) / median(first half) - 1| (0 when n < 4 or a
+ * median is not positive).  A run whose conditions changed part-way
+ * (clocks, another process) shows a shift its spread alone can hide. */
+double mg_knee_shift(const double *v, int n);
+
 /* Segment the curve and find its steps (method above).  noise (each
  * point's relative noise) may be NULL.  opts NULL means the defaults.  Returns 0 with *r filled (r->
  * determined may still be 0), or -1 when the input is unusable (n < 3,

@@ -95,6 +95,15 @@ else bad "vload: exit $rc, $pts points"; sed 's/^/    /' "$tmp/vl"; fi
 "$MGPROBE" time --suite tests/pocl/suite3.json --reps 2 -o - > "$tmp/t-stdout.json" 2> "$tmp/time2" &&
     "$MGPROBE" check "$tmp/t-stdout.json" > /dev/null 2>&1 && grep -q '^time: 3 ok' "$tmp/time2" && ok ||
     { bad "time -o -"; sed 's/^/    /' "$tmp/time2"; }
+# --retime: with a shift no CPU run meets, every kernel is timed again
+# once, says so, and keeps its steadiest attempt (attempts 2, stable false)
+"$MGPROBE" time --suite tests/pocl/suite3.json --reps 4 --retime 1 --max-shift 1e-9 \
+    -o "$tmp/t3.json" > "$tmp/time3" 2>&1 &&
+    "$MGPROBE" check "$tmp/t3.json" > /dev/null 2>&1 &&
+    grep -q '^retimed 3 kernels whose samples shifted by more than 0%: 0 stable' "$tmp/time3" &&
+    [ "$(grep -c '"attempts": *2' "$tmp/t3.json")" = 3 ] &&
+    [ "$(grep -c '"stable": *false' "$tmp/t3.json")" = 3 ] && ok ||
+    { bad "time --retime"; sed 's/^/    /' "$tmp/time3"; }
 # run -o -: refused (the profile has a folder of curves), no '-.curves' made
 absprobe=$(cd "$(dirname "$MGPROBE")" && pwd)/$(basename "$MGPROBE")
 (cd "$tmp" && "$absprobe" run -o - > run-stdout.out 2>&1); rc=$?

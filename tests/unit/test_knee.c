@@ -61,6 +61,21 @@ static void test_median_spread(void)
     CU_ASSERT_EQUAL(v[0], 5);                                   /* not sorted in place */
 }
 
+/* A run that slows part-way shifts; one outlier or noise around a level
+ * does not. */
+static void test_shift(void)
+{
+    double step[] = {35, 35, 36, 35, 35, 53, 54, 53, 54, 53};
+    CU_ASSERT_DOUBLE_EQUAL(mg_knee_shift(step, 10), 53.0 / 35 - 1, 1e-12);
+    double flat[] = {10, 11, 10, 40, 11, 11, 10, 11, 10, 11};
+    CU_ASSERT_DOUBLE_EQUAL(mg_knee_shift(flat, 10), 0, 1e-12);
+    double faster[] = {20, 20, 10, 10};
+    CU_ASSERT_DOUBLE_EQUAL(mg_knee_shift(faster, 4), 0.5, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(mg_knee_shift(step, 3), 0, 1e-12);   /* too few */
+    double zero[] = {0, 0, 1, 1};
+    CU_ASSERT_DOUBLE_EQUAL(mg_knee_shift(zero, 4), 0, 1e-12);
+}
+
 static void test_staircase(void)
 {
     double x[80], y[80], sp[80];
@@ -299,6 +314,7 @@ int add_knee_suite(void)
     CU_pSuite s = CU_add_suite("knee", NULL, NULL);
     if (!s) return -1;
     if (!CU_add_test(s, "median and spread", test_median_spread) ||
+        !CU_add_test(s, "shift between halves", test_shift) ||
         !CU_add_test(s, "cache staircase", test_staircase) ||
         !CU_add_test(s, "staircase over 50 noise seeds", test_staircase_seeds) ||
         !CU_add_test(s, "plateau: no knee", test_plateau_no_knee) ||
