@@ -4,6 +4,7 @@
  * output does not depend on the thread count), summarize (see validate.h).
  */
 #include "sim/analysis/validate.h"
+#include "sim/analysis/knee.h"
 #include "sim/analytic/analytic.h"
 #include "base/term.h"
 #include "sim/analysis/stats.h"
@@ -48,13 +49,15 @@ static int int_of(const cJSON *o, const char *key)
                                                                            : -1;
 }
 
-/* The medians of the even and of the odd repetitions (NaN under 4). */
-static void halves(const cJSON *samples, double out[2])
+/* The medians of the even and of the odd repetitions into out[], and
+ * the shift between the first and second half of the run (time order)
+ * into *shift; NaN under 4 samples. */
+static void halves(const cJSON *samples, double out[2], double *shift)
 {
-    out[0] = out[1] = NAN;
+    out[0] = out[1] = *shift = NAN;
     int n = cJSON_IsArray(samples) ? cJSON_GetArraySize(samples) : 0;
     if (n < 4 || n > 100000) return;
-    double *x = malloc((size_t)n * sizeof *x);
+    double *x = malloc(2 * (size_t)n * sizeof *x), *t = x + n;
     if (!x) return;
     size_t ne = 0, no = (size_t)(n + 1) / 2;
     int i = 0;
@@ -63,11 +66,13 @@ static void halves(const cJSON *samples, double out[2])
             free(x);
             return;
         }
+        t[i] = s->valuedouble;
         if (i % 2) x[no++] = s->valuedouble;
         else x[ne++] = s->valuedouble;
     }
     out[0] = mg_stats_median(x, (size_t)(n + 1) / 2);
     out[1] = mg_stats_median(x + (n + 1) / 2, (size_t)n / 2);
+    *shift = mg_knee_shift(t, n);
     free(x);
 }
 
@@ -143,7 +148,7 @@ static void load_kernel(mg_validation *v, const mg_device *dev, const cJSON *kj,
     k->regs_estimate = int_of(kj, "regs_estimate");
     k->regs_compiler = int_of(kj, "regs_compiler");
     k->stack_compiler = int_of(kj, "stack_compiler");
-    halves(cJSON_GetObjectItemCaseSensitive(kj, "samples"), k->half_ns);
+    halves(cJSON_GetObjectItemCaseSensitive(kj, "samples"), k->half_ns, &k->shift);
     char text[1024], *w[MAX_WORDS], warp[32];
     snprintf(text, sizeof text, "%s", sched);
     int n = split_words(text, w, warp, sizeof warp, dev->warp_width);

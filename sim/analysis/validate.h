@@ -59,6 +59,7 @@ typedef struct mg_vkernel {
     double measured_ns;        /* the median of the repetitions */
     double spread;             /* (max - min) / median */
     double half_ns[2];         /* medians of even / odd repetitions; NaN if < 4 */
+    double shift;              /* mg_knee_shift of the samples in time order; NaN if < 4 */
     double predicted_ns;
     double bound_ns;           /* roofline bound time */
     const char *binding;       /* "compute" or the level's name */

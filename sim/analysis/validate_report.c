@@ -12,6 +12,8 @@
 #define AIM_TAU    0.8
 #define AIM_REGRET 0.10
 #define AIM_MAPE   0.30
+#define MAX_SHIFT  0.10       /* mgprobe time's default --max-shift */
+#define SHIFT_LIST 64         /* at most this many shifted kernels listed */
 
 static const char *const status_names[] = {"ok", "skipped", "failed"};
 
@@ -67,6 +69,38 @@ static const char *knobs(const mg_validation *v, const mg_vkernel *k)
     if (!strncmp(k->schedule, v->groups[k->group].name, gl) && k->schedule[gl] == ' ')
         return k->schedule + gl + 1;
     return k->schedule;
+}
+
+/* The compared kernels whose samples shift by more than MAX_SHIFT
+ * between the halves of their run: the count returned, the first cap
+ * of their indices into idx; *with how many have samples. */
+static size_t shifted(const mg_validation *v, size_t *idx, size_t cap, size_t *with)
+{
+    size_t n = 0;
+    *with = 0;
+    for (size_t i = 0; i < v->n; i++) {
+        const mg_vkernel *k = &v->k[i];
+        if (k->status != MG_VK_OK || !isfinite(k->shift)) continue;
+        (*with)++;
+        if (k->shift > MAX_SHIFT && n++ < cap) idx[n - 1] = k->index;
+    }
+    return n;
+}
+
+/* One line on the timings' steadiness (nothing when no kernel has
+ * samples): how many compared kernels shifted part-way, and which. */
+static void print_steadiness(FILE *f, const mg_validation *v)
+{
+    size_t idx[SHIFT_LIST], with, n = shifted(v, idx, SHIFT_LIST, &with);
+    if (!with) return;
+    fprintf(f, "steadiness: %zu of %zu compared kernels shift by more than %.0f%% between "
+            "the halves of their samples", n, with, 100 * MAX_SHIFT);
+    if (n) {
+        fprintf(f, " (a run disturbed part-way; `mgprobe time --retime` times them again):");
+        for (size_t i = 0; i < n && i < SHIFT_LIST; i++) fprintf(f, " %zu", idx[i]);
+        if (n > SHIFT_LIST) fprintf(f, " ...");
+    }
+    fprintf(f, "\n");
 }
 
 void mg_validate_print_text(FILE *f, const mg_validation *v)
@@ -131,6 +165,7 @@ void mg_validate_print_text(FILE *f, const mg_validation *v)
                 100 * r->nostack_error);
     else if (r->nostack_n)
         fprintf(f, "stack frames (compiler): none in the %zu kernels reported\n", r->nostack_n);
+    print_steadiness(f, v);
     mg_validate_print_misses(f, v);
     mg_validate_print_residuals(f, v);
     fprintf(f, "\n%5s %4s %10s %10s %8s %9s %-9s %7s  %s\n", "index", "grp", "measured",
@@ -255,6 +290,16 @@ cJSON *mg_validate_to_json(const mg_validation *v)
         cJSON_AddNumberToObject(sf, "with_median_error", r->stack_error);
         cJSON_AddNumberToObject(sf, "without", (double)r->nostack_n);
         cJSON_AddNumberToObject(sf, "without_median_error", r->nostack_error);
+    }
+    size_t idx[SHIFT_LIST], with, n = shifted(v, idx, SHIFT_LIST, &with);
+    if (with) {
+        cJSON *st = cJSON_AddObjectToObject(o, "steadiness");
+        cJSON_AddNumberToObject(st, "with_samples", (double)with);
+        cJSON_AddNumberToObject(st, "max_shift", MAX_SHIFT);
+        cJSON *sh = cJSON_AddArrayToObject(st, "shifted");
+        cJSON_AddNumberToObject(st, "count", (double)n);
+        for (size_t i = 0; i < n && i < SHIFT_LIST; i++)
+            cJSON_AddItemToArray(sh, cJSON_CreateNumber((double)idx[i]));
     }
     cJSON *ks = cJSON_AddArrayToObject(o, "kernels");
     for (size_t i = 0; i < v->n; i++) cJSON_AddItemToArray(ks, kernel_json(&v->k[i]));
