@@ -352,7 +352,8 @@ int mg_validate_run(const mg_device *dev, const char *config_path, const char *t
     snprintf(v->timings_device, sizeof v->timings_device, "%s", str_of(dv, "name"));
     const cJSON *st = cJSON_GetObjectItemCaseSensitive(t, "settings");
     const cJSON *wu = cJSON_GetObjectItemCaseSensitive(st, "warmup");
-    v->warmup = cJSON_IsNumber(wu) ? (int)wu->valuedouble : -1;
+    v->warmup = cJSON_IsNumber(wu) && wu->valuedouble >= 0 && wu->valuedouble <= 1e6
+                    ? (int)wu->valuedouble : -1;      /* out of range: unknown */
     const char *suite = str_of(t, "suite_name");
     snprintf(v->suite, sizeof v->suite, "%s", suite ? suite : "");
     const cJSON *ks = cJSON_GetObjectItemCaseSensitive(t, "kernels");

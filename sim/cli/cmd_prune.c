@@ -152,10 +152,12 @@ static int results_best(const char *path, const mg_space *sp, uint64_t *size, ui
             if (!good)
                 mg_diag_error(d, "%s:1: not sweep results (expected a header with schema \"%s\")",
                               path, MG_SWEEP_SCHEMA);
-            else if (!cJSON_IsString(nm) || strcmp(nm->valuestring, sp->name) ||
-                     !cJSON_IsNumber(sz) || sz->valuedouble < 0) {
+            else if (!cJSON_IsString(nm) || strcmp(nm->valuestring, sp->name)) {
                 mg_diag_error(d, "%s:1: a sweep of space %s, not of %s", path,
                               cJSON_IsString(nm) ? nm->valuestring : "?", sp->name);
+                good = 0;
+            } else if (!cJSON_IsNumber(sz) || !(sz->valuedouble >= 0 && sz->valuedouble < 0x1p63)) {
+                mg_diag_error(d, "%s:1: $.size: expected the space's size, 0 to 2^63", path);
                 good = 0;
             } else {
                 *size = (uint64_t)sz->valuedouble;
