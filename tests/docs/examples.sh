@@ -1,6 +1,7 @@
 #!/bin/sh
 # tests/docs/examples.sh MGSIM MGPROBE [FILE.md...] - run every `$ mgsim` /
-# `$ mgprobe` example of README.md and doc/*.md (or the files given) and
+# `$ mgprobe` example of README.md, doc/*.md, traces/README.md and
+# configs/README.md (or the files given) and
 # compare its output with the one written under it, so that examples cannot
 # go stale.  Blocks are cut by tests/docs/extract.awk and compared by
 # tests/docs/match.awk (stdout and stderr merged; "..." alone on a line
@@ -27,7 +28,7 @@ root=$(pwd)
 MGSIM=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 MGPROBE=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
 shift 2
-[ $# -gt 0 ] || set -- README.md doc/*.md
+[ $# -gt 0 ] || set -- README.md doc/*.md traces/README.md configs/README.md
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/bin"
