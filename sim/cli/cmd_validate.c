@@ -88,26 +88,42 @@ static void validate_usage(FILE *f)
             "      --timings configs/measured/h100/timings.json -j 2 --plot validate.png\n");
 }
 
+/* Whether plot kind `kind` can be drawn: gnuplot on PATH and its script
+ * found (into *gnuplot and *scripts, to free, when not NULL).  0, or -1
+ * with the reason in d (opt: the option, for messages). */
+static int plot_ready(const char *kind, const char *opt, char **gnuplot, char **scripts,
+                      mg_diag *d)
+{
+    const mg_plot_kind *pk = mg_plot_kind_find(kind);
+    char *g = mg_plot_find_gnuplot(), *s = mg_plot_find_scripts(pk->script);
+    int rc = 0;
+    if (!g) {
+        mg_diag_error(d, "%s: gnuplot not found on PATH (Debian: apt-get install "
+                      "gnuplot-nox); the JSON report has the data", opt);
+        rc = -1;
+    } else if (!s) {
+        mg_diag_error(d, "%s: cannot find the gnuplot script %s (looked in $MGSIM_PLOTS, "
+                      "BINDIR/../share/mgsim/plots and BINDIR/../plots)", opt, pk->script);
+        rc = -1;
+    }
+    if (rc || !gnuplot) free(g);
+    else *gnuplot = g;
+    if (rc || !scripts) free(s);
+    else *scripts = s;
+    return rc;
+}
+
 /* Render the plot kind `kind` (validate, validate-residuals) of the JSON
  * report j into out (opt: the option, for messages). */
 static int plot(const cJSON *j, const char *kind, const char *opt, const char *out, mg_diag *d)
 {
     const mg_plot_kind *pk = mg_plot_kind_find(kind);
-    char *gnuplot = mg_plot_find_gnuplot(), *scripts = mg_plot_find_scripts(pk->script);
+    char *gnuplot = NULL, *scripts = NULL;
     mg_plot_job job;
     int rc = -1;
     char path[4200] = "";
     memset(&job, 0, sizeof job);
-    if (!gnuplot) {
-        mg_diag_error(d, "%s: gnuplot not found on PATH (Debian: apt-get install "
-                      "gnuplot-nox); the JSON report has the data", opt);
-        goto done;
-    }
-    if (!scripts) {
-        mg_diag_error(d, "%s: cannot find the gnuplot script %s (looked in $MGSIM_PLOTS, "
-                      "BINDIR/../share/mgsim/plots and BINDIR/../plots)", opt, pk->script);
-        goto done;
-    }
+    if (plot_ready(kind, opt, &gnuplot, &scripts, d)) goto done;
     if (mg_plot_job_init(&job, NULL, d)) goto done;
     snprintf(path, sizeof path, "%s/validate.json", job.dir);
     char *in[1] = {path};
@@ -149,6 +165,20 @@ typedef struct validate_args {
 static int is_stdout(const char *path)
 {
     return path && !strcmp(path, "-");
+}
+
+/* Before any simulation: the plots asked for can be drawn (nothing is
+ * written when they cannot).  0, or -1 with the reason on stderr. */
+static int plots_ready(const validate_args *a)
+{
+    mg_diag d;
+    mg_diag_init(&d);
+    if (a->png) plot_ready("validate", "--plot", NULL, NULL, &d);
+    if (a->rpng) plot_ready("validate-residuals", "--plot-residuals", NULL, NULL, &d);
+    int rc = mg_diag_failed(&d) ? -1 : 0;
+    mg_diag_print(&d, stderr, "mgsim");
+    mg_diag_free(&d);
+    return rc;
 }
 
 /* At most one output on stdout: with none named -o, the report gives way
@@ -284,6 +314,7 @@ static int validate_parse(int argc, char **argv, validate_args *a)
                                   ".png or .svg)", a->rpng);
     if (a->cfile && !a->other)
         return mg_cli_usage_error("validate", "--compare-file needs --compare OTHER.json");
+    if (plots_ready(a)) return MG_EXIT_BAD;
     return check_stdout(a, out_given);
 }
 

@@ -187,6 +187,13 @@ if [ $have_gnuplot -eq 1 ]; then
         -o n.png >/dev/null 2>"$tmp/err"); rc=$?
     if [ $rc -eq 2 ] && grep -q "cannot find the gnuplot script sweep.gp" "$tmp/err"; then ok
     else bad "no scripts: exit $rc, $(head -1 "$tmp/err")"; fi
+    # validate --plot without its script: refused before simulating, nothing written
+    (cd "$tmp/elsewhere" && "$tmp/prefix/bin/mgsim" validate --config "$here/configs/devices/adreno640.json" \
+        --timings "$here/configs/measured/h100/latency-timings.json" --json-file v.json \
+        --plot v.png -o v.txt >/dev/null 2>"$tmp/err"); rc=$?
+    if [ $rc -eq 2 ] && grep -q "cannot find the gnuplot script validate.gp" "$tmp/err" &&
+        [ ! -e "$tmp/elsewhere/v.json" ] && [ ! -e "$tmp/elsewhere/v.txt" ]; then ok
+    else bad "validate --plot, no scripts: exit $rc, $(head -1 "$tmp/err")"; fi
 
     echo '{"kernel": "k", "device": "adreno640"' > "$tmp/torn.json"
     printf '{"schema":"mgsim-sweep/1","config":"adreno640"}\n{"index":0,' > "$tmp/torn.jsonl"
