@@ -82,12 +82,36 @@ static void emit_cout_weights(const mg_schedule *s, const mg_kernel *k, const mg
                     "xv[j] * wv[c];\n", TW, (long long)g->Wo, NW, NW);
 }
 
+/* One channel step's input loads: XV channels (a vector, or with
+ * vec_axis=cout a scalar) of each of the TW pixels, 0 outside the input. */
+static void emit_inputs(const mg_schedule *s, const mg_kernel *k, const mg_conv_geom *g,
+                        mg_sb *o)
+{
+    int fp16 = s->compute == MG_PREC_FP16;
+    const char *cc = s->depthwise ? "(co0 + ci)" : "ci";   /* channel of X */
+    mg_sb_printf(o, "            for (int j = 0; j < %lld; j++) {\n"
+                    "                const int wi = (wo0 + j) * %lld - %lld + kx;\n"
+                    "                xv[j] = (wo0 + j < %lld && hi >= 0 && hi < %lld && wi >= 0 "
+                    "&& wi < %lld) ? ",
+                 (long long)g->TW, (long long)s->stride, (long long)s->pad, (long long)g->Wo,
+                 (long long)s->H, (long long)s->W);
+    char e1[256];
+    if (g->img_x) {
+        snprintf(e1, sizeof e1, "wi * %lld + %s / 4", (long long)g->cin4, cc);
+        mg_cl_rd(o, k, MG_CONV_TX, MG_CONV_SITE_X, e1, "hi", fp16);
+    } else {
+        snprintf(e1, sizeof e1, "(hi * %lld + wi) * %lld + %s", (long long)s->W,
+                 (long long)s->Cin, cc);
+        mg_cl_ld(o, k, MG_CONV_TX, MG_CONV_SITE_X, e1, (int)g->XV, fp16);
+    }
+    mg_sb_printf(o, " : (%s)0;\n            }\n", mg_cl_vtype(fp16, (int)g->XV));
+}
+
 /* The channel loop of one tap: loads, then the FMAs. */
 static void emit_channels(const mg_schedule *s, const mg_kernel *k, const mg_conv_geom *g,
                           mg_sb *o)
 {
     int fp16 = s->compute == MG_PREC_FP16;
-    const char *vt = mg_cl_vtype(fp16, (int)g->XV);
     long long TW = g->TW, TC = g->TC, V = g->V, K = s->K, XV = g->XV;
     /* unroll=U: `#pragma unroll U` on a loop of more than U trips; a loop
      * of U trips or fewer is unrolled whole, one of a single trip gets no
@@ -105,24 +129,8 @@ static void emit_channels(const mg_schedule *s, const mg_kernel *k, const mg_con
     else
         mg_sb_printf(o, "        for (int ci = 0; ci < %lld; ci += %lld) {\n",
                      (long long)g->clen, XV);
-    const char *cc = s->depthwise ? "(co0 + ci)" : "ci";   /* channel of X and Wt */
-    /* inputs */
-    mg_sb_printf(o, "            for (int j = 0; j < %lld; j++) {\n"
-                    "                const int wi = (wo0 + j) * %lld - %lld + kx;\n"
-                    "                xv[j] = (wo0 + j < %lld && hi >= 0 && hi < %lld && wi >= 0 "
-                    "&& wi < %lld) ? ",
-                 TW, (long long)s->stride, (long long)s->pad, (long long)g->Wo,
-                 (long long)s->H, (long long)s->W);
+    emit_inputs(s, k, g, o);
     char e1[256], e2[256];
-    if (g->img_x) {
-        snprintf(e1, sizeof e1, "wi * %lld + %s / 4", (long long)g->cin4, cc);
-        mg_cl_rd(o, k, MG_CONV_TX, MG_CONV_SITE_X, e1, "hi", fp16);
-    } else {
-        snprintf(e1, sizeof e1, "(hi * %lld + wi) * %lld + %s", (long long)s->W,
-                 (long long)s->Cin, cc);
-        mg_cl_ld(o, k, MG_CONV_TX, MG_CONV_SITE_X, e1, (int)XV, fp16);
-    }
-    mg_sb_printf(o, " : (%s)0;\n            }\n", vt);
     if (g->cout) {
         emit_cout_weights(s, k, g, o);
         return;
