@@ -7,17 +7,22 @@
  * channels x VH rows x VW pixels, a work group holds TC x TH x TW items.
  * The generator's conv2d item computes one row of TW pixels x TC channels
  * with NDRange (channel tiles, width tiles, rows), so the schedule is
- * tile=VWxVC wg=TC,TW,TH*VH (VH = 1: matched; VH > 1: approximate).
- * depthwise_conv2d_nchw.mali: tile_c, tile_y, tile_x likewise, onto
- * conv2d depthwise=1.  The vector width: TVM vectorizes the axis that
- * ann_spatial marks "vec" (its FMAs are that wide; unmarked: scalar), the
- * generator vectorizes the reduction over channels; vec= is the widest of
- * 4, 2, 1 that divides the vectorized axis' length (and Cin; depthwise:
- * also VC), so the arithmetic fills a Midgard vec4 unit as TVM's does.
- * Buffers (TVM's Mali schedules use no images); spatial pack's weights
- * layout_w=packed, each item's weights in its reading order as TVM's
- * kernel_vec [CO/VC][CI][KH][KW][VC] holds them; unroll=1 (an unroll
- * annotation changes only the OpenCL text in the generator: trace-inert).
+ * tile=VWxVC wg=TC,TW,TH*VH (VH = 1: matched; VH > 1: approximate), in
+ * TVM's loop order, vec_axis=cout: per input channel and tap, one input
+ * scalar per pixel times vectors of the VC output channels, VW x VC
+ * accumulators; vec= is the widest of 8, 4, 2, 1 dividing VC and the
+ * length of the axis ann_spatial marks "vec" (TVM's FMAs are that wide;
+ * unmarked: scalar; vc marked, as in almost every record: VC, but 8 for
+ * TVM's 16: the generator's vectors stop at 8).  depthwise_conv2d_nchw.mali:
+ * tile_c, tile_y, tile_x likewise, onto conv2d depthwise=1, whose vectors
+ * run along the channels; vec= is the widest of 4, 2, 1 that divides the
+ * vectorized axis' length, Cin and VC, so the arithmetic fills a Midgard
+ * vec4 unit as TVM's does.  Buffers (TVM's Mali schedules use no images);
+ * spatial pack's weights layout_w=packed, each item's weights in its
+ * reading order ([Cout/VC][K][K][Cin][VC]: TVM's kernel_vec
+ * [CO/VC][CI][KH][KW][VC] with the taps outside the channels, the
+ * generator's loop order); unroll=1 (an unroll annotation changes only
+ * the OpenCL text in the generator: trace-inert).
  */
 #include "sim/calib/autotvm.h"
 #include "traces/gen/gen.h"
@@ -157,10 +162,11 @@ static int ann_vec(const cJSON *entity, int *axis, mg_diag *d)
 
 /* ---- the mapping ------------------------------------------------------------- */
 
-/* The widest of 4, 2, 1 dividing every non-zero one of a, b, c. */
-static long vec_of(long a, long b, long c)
+/* The widest of `max` (a power of 2), max / 2, ..., 1 dividing every
+ * non-zero one of a, b, c. */
+static long vec_of(long max, long a, long b, long c)
 {
-    for (long v = 4; v > 1; v /= 2)
+    for (long v = max; v > 1; v /= 2)
         if (a % v == 0 && b % v == 0 && c % v == 0) return v;
     return 1;
 }
@@ -252,11 +258,11 @@ static int map_spatial_pack(const cJSON *w, const cJSON *entity, mg_atvm_map *m,
         return 0;
     }
     const long len[3] = {oh[2], ow[2], co[2]};         /* ann_spatial: [vh, vw, vc] */
-    long vec = vec_of(axis < 0 ? 1 : len[axis], x[1], 4);
+    long vec = vec_of(8, axis < 0 ? 1 : len[axis], co[2], 8);
     char words[512];
     snprintf(words, sizeof words, "conv2d H=%ld W=%ld Cin=%ld Cout=%ld K=%ld stride=%ld pad=%ld "
-             "layout=buffer layout_w=packed tile=%ldx%ld wg=%ld,%ld,%ld vec=%ld %s warp=1", x[2],
-             x[3], x[1],
+             "layout=buffer layout_w=packed vec_axis=cout tile=%ldx%ld wg=%ld,%ld,%ld vec=%ld %s "
+             "warp=1", x[2], x[3], x[1],
              k[0], k[2], a.stride[0], a.pad[0], ow[2], co[2], co[1], ow[1], oh[1] * oh[2], vec,
              prec);
     finish(words, oh[2], m);
@@ -282,7 +288,7 @@ static int map_depthwise(const cJSON *w, const cJSON *entity, mg_atvm_map *m, mg
         return 0;
     }
     const long len[3] = {c[2], y[2], xs[2]};           /* ann_spatial: [ci, yi, xi] */
-    long vec = vec_of(axis < 0 ? 1 : len[axis], x[1], c[2]);
+    long vec = vec_of(4, axis < 0 ? 1 : len[axis], x[1], c[2]);
     char words[512];
     snprintf(words, sizeof words, "conv2d H=%ld W=%ld Cin=%ld Cout=%ld K=%ld stride=%ld pad=%ld "
              "depthwise=1 layout=buffer tile=%ldx%ld wg=%ld,%ld,%ld vec=%ld %s warp=1", x[2],

@@ -26,7 +26,8 @@ static int map(const char *task, const char *workload, const char *entity, mg_at
     "\"an\", [\"unroll\", \"unroll\"]], [\"ann_spatial\", \"an\", " ann "]]"
 
 /* The tophub log's second line: the work item VW x VC = 7 x 2 of one row,
- * work groups of TC x TW x TH = 2 x 1 x 7 items, vc (2 wide) vectorized. */
+ * work groups of TC x TW x TH = 2 x 1 x 7 items, vc (2 wide) vectorized:
+ * TVM's loop order, vec_axis=cout, vectors of 2 output channels. */
 static void test_spatial_pack_matched(void)
 {
     mg_atvm_map m;
@@ -40,7 +41,8 @@ static void test_spatial_pack_matched(void)
     CU_ASSERT_EQUAL(m.fidelity, MG_ATVM_MATCHED);
     CU_ASSERT_STRING_EQUAL(m.family, "spatial_pack");
     CU_ASSERT_PTR_NOT_NULL(strstr(m.schedule, "conv2d H=7 W=7 Cin=992 Cout=128 K=1 stride=1 "
-                                              "pad=0 depthwise=0 layout_in=buffer"));
+                                              "pad=0 depthwise=0 vec_axis=cout "
+                                              "layout_in=buffer"));
     CU_ASSERT_PTR_NOT_NULL(strstr(m.schedule, " layout_w=packed layout_out=buffer tile=7x2 "
                                               "wg=2,1,7 "));
     CU_ASSERT_PTR_NOT_NULL(strstr(m.schedule, " vec=2 storage=fp32 compute=fp32 "));
@@ -50,7 +52,7 @@ static void test_spatial_pack_matched(void)
 }
 
 /* VH = 2 rows per item: approximate, work group z doubled; fp16; the
- * vectorized axis is vw (4 wide) and Cin allows 4. */
+ * vectorized axis is vw (4 wide) and VC allows 4. */
 static void test_spatial_pack_approx(void)
 {
     mg_atvm_map m;
@@ -66,6 +68,30 @@ static void test_spatial_pack_approx(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(m.schedule, " tile=4x4 wg=2,2,4 "));
     CU_ASSERT_PTR_NOT_NULL(strstr(m.schedule, " vec=4 storage=fp16 compute=fp16 "));
     CU_ASSERT_PTR_NOT_NULL(strstr(m.reason, "VH=2"));
+    mg_diag_free(&d);
+}
+
+/* The vector along the output channels: VC = 16 vectorized gives vec=8
+ * (the generator's widest); 3 input channels do not limit it (one input
+ * channel a step); no "vec" axis: scalar. */
+static void test_spatial_pack_vec(void)
+{
+    mg_atvm_map m;
+    mg_diag d;
+    mg_diag_init(&d);
+    const char *w = "[[\"TENSOR\", [1, 3, 16, 16], \"float32\"], [\"TENSOR\", [32, 3, 3, 3], "
+                    "\"float32\"], [1, 1], [1, 1, 1, 1], [1, 1], \"float32\"]";
+    CU_ASSERT_EQUAL(map("conv2d_nchw_spatial_pack.mali", w,
+                        SP_ENTITY("[1, 2, 16]", "[16, 1, 1]", "[4, 2, 2]",
+                                  "[\"unroll\", \"unroll\", \"vec\"]"), &m, &d), 0);
+    CU_ASSERT_EQUAL(m.fidelity, MG_ATVM_MATCHED);
+    CU_ASSERT_PTR_NOT_NULL(strstr(m.schedule, " vec_axis=cout "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(m.schedule, " tile=2x16 wg=2,2,1 pattern=row vec=8 "));
+    CU_ASSERT_EQUAL(map("conv2d_nchw_spatial_pack.mali", w,
+                        SP_ENTITY("[1, 4, 8]", "[16, 1, 1]", "[4, 2, 2]",
+                                  "[\"none\", \"none\", \"none\"]"), &m, &d), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(m.schedule, " tile=2x8 wg=4,2,1 pattern=row vec=1 "));
+    CU_ASSERT_FALSE(mg_diag_failed(&d));
     mg_diag_free(&d);
 }
 
@@ -191,6 +217,7 @@ int add_autotvm_suite(void)
     if (!s) return -1;
     if (!CU_add_test(s, "spatial pack, matched", test_spatial_pack_matched) ||
         !CU_add_test(s, "spatial pack, approximate", test_spatial_pack_approx) ||
+        !CU_add_test(s, "spatial pack, vector width", test_spatial_pack_vec) ||
         !CU_add_test(s, "not reproduced, with reasons", test_not_reproduced) ||
         !CU_add_test(s, "depthwise", test_depthwise) ||
         !CU_add_test(s, "malformed records", test_malformed) ||

@@ -3,7 +3,8 @@
  * included) and every warp meets one barrier; the split moves global loads
  * between items without adding any, and adds exactly the partial tiles'
  * local stores and loads; the static features; the register estimate;
- * check()'s reasons; and the local_memory pruning rule on a split conv. */
+ * check()'s reasons; vec_axis=cout (TVM's spatial-pack order); and the
+ * local_memory pruning rule on a split conv. */
 #include <CUnit/CUnit.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -218,6 +219,90 @@ static void test_packed(void)
     CU_ASSERT_EQUAL(mg_conv_w_index(&s, &g, 4, 1, 2, 8), ((4 * 3 + 1) * 3 + 2) * 16 + 8);
 }
 
+/* vec_axis=cout: the flops of every form (split, fp16 storage, flat, the
+ * epilogue); the features and register estimate of the emitted loop (TW
+ * scalars, TC/V weight vectors, TW x TC accumulators); the packed index
+ * [Cout/TC][K][K][Cin][TC]; at vec=1 the very trace of vec_axis=cin
+ * vec=1 (the same loads, scalar FMAs); at vec=4, a quarter of the weight
+ * loads, 4 times as wide. */
+static void test_cout(void)
+{
+    const char *c = "conv2d H=5 W=6 Cin=8 Cout=8 K=3 pad=1 layout=buffer layout_w=packed "
+                    "vec_axis=cout";
+    char line[256];
+    snprintf(line, sizeof line, "%s tile=2x8 wg=1,3,2 vec=4", c);
+    ops_check_trace(line, 2.0 * 5 * 6 * 8 * 8 * 9, 0, 0);
+    snprintf(line, sizeof line, "%s tile=2x4 wg=2,2,4 vec=2 split=2 storage=fp16", c);
+    ops_check_trace(line, 2.0 * 5 * 6 * 8 * 8 * 9 + 5.0 * 6 * 8, 0, 1);
+    snprintf(line, sizeof line, "%s tile=3x8 wg=1,2,1 vec=8 bias=1 act=relu", c);
+    ops_check_trace(line, 2.0 * 5 * 6 * 8 * 8 * 9 + 2.0 * 5 * 6 * 8, 0, 0);
+    ops_check_trace("conv2d H=5 W=5 Cin=8 Cout=16 K=1 tile=2x8 wg=20 launch=flat "
+                    "layout=buffer layout_w=packed vec=4 vec_axis=cout",
+                    2.0 * 5 * 5 * 16 * 8, 0, 0);
+    static mg_gen g;
+    snprintf(line, sizeof line, "%s tile=2x8 wg=1,3,2 vec=4", c);
+    plan_of(line, &g);
+    CU_ASSERT_EQUAL(g.k.f.loop_iters, 9 * 8);                 /* one input channel a step */
+    CU_ASSERT_EQUAL(g.k.f.bytes_per_iter, (2 + 8) * 4);       /* 2 scalars, 2 vectors of 4 */
+    CU_ASSERT_EQUAL(g.k.f.access_width, 16);
+    /* wg 1 x 3 x 2: 3 x 2 pixel pairs, one channel tile of weights */
+    CU_ASSERT_EQUAL(g.k.f.wg_bytes_per_iter, (3 * 2 * 2 + 1 * 8) * 4);
+    /* accumulators 16, xv 2, wv 8, X and Wt 8, the window 3, the item 9 */
+    CU_ASSERT_EQUAL(g.k.f.regs_per_item, 16 + 2 + 8 + 8 + 3 + 9);
+    mg_gen_free(&g);
+    /* TW = 1: each weight vector feeds one FMA, loaded just before it */
+    CU_ASSERT_EQUAL(regs_of("conv2d H=8 W=8 Cin=64 Cout=16 K=1 tile=1x16 wg=1,8,1 vec=4 "
+                            "layout=buffer layout_w=packed vec_axis=cout"), 16 + 1 + 4 + 8 + 9);
+    CU_ASSERT_EQUAL(regs_of("conv2d H=8 W=8 Cin=64 Cout=16 K=1 tile=4x16 wg=1,2,1 vec=4 "
+                            "layout=buffer layout_w=packed vec_axis=cout compute=fp16"),
+                    (64 + 4 + 16 + 1) / 2 + 8 + 9);
+    mg_schedule s;
+    char err[256];
+    CU_ASSERT_EQUAL_FATAL(ops_parse(line, &s, err, sizeof err), 0);
+    mg_conv_geom geo;
+    mg_conv_geom_of(&s, &geo);
+    CU_ASSERT_EQUAL(geo.XV, 1);
+    CU_ASSERT_EQUAL(geo.nw, 2);
+    int64_t at = mg_conv_w_index(&s, &geo, 0, 1, 2, 3);
+    CU_ASSERT_EQUAL(at, ((1 * 3 + 2) * 8 + 3) * 8);
+    CU_ASSERT_EQUAL(mg_conv_w_index(&s, &geo, 4, 1, 2, 3), at + 4);    /* the next vector */
+    CU_ASSERT_EQUAL(mg_conv_w_index(&s, &geo, 0, 1, 2, 4), at + 8);    /* the next channel */
+    /* vec=1: the same trace as vec_axis=cin vec=1 */
+    const char *base = "conv2d H=5 W=6 Cin=8 Cout=8 K=3 pad=1 layout=buffer layout_w=packed "
+                       "tile=2x4 wg=2,3,1";
+    char a[256], b[256];
+    snprintf(a, sizeof a, "%s vec=1 vec_axis=cout", base);
+    snprintf(b, sizeof b, "%s vec=1", base);
+    static mg_gen ga, gb;
+    ops_totals ta, tb;
+    ops_totals_of(a, &ga, &ta);
+    ops_totals_of(b, &gb, &tb);
+    CU_ASSERT_EQUAL(memcmp(&ta, &tb, sizeof ta), 0);
+    mg_gen_free(&ga);
+    mg_gen_free(&gb);
+    /* vec=4: per step 1 weight load where vec=1 has 4; the 30 items (2
+     * channel tiles x 3 pixel pairs x 5 rows) each make 9 x 8 steps */
+    snprintf(a, sizeof a, "%s vec=4 vec_axis=cout", base);
+    ops_totals_of(a, &ga, &ta);
+    CU_ASSERT_EQUAL(ta.accesses, tb.accesses - 30 * 72 * 3);
+    CU_ASSERT_EQUAL(ta.flops, tb.flops);
+    mg_gen_free(&ga);
+}
+
+static void test_cout_rejects(void)
+{
+    ops_expect_reject("conv2d depthwise=1 K=3 pad=1 layout=buffer vec_axis=cout",
+                      "vec_axis=cout is for a standard conv");
+    ops_expect_reject("conv2d layout_in=image layout_w=packed layout_out=buffer vec_axis=cout",
+                      "layout_in and layout_w must be buffers");
+    ops_expect_reject("conv2d layout=buffer vec_axis=cout", "vec_axis=cout needs "
+                      "layout_w=packed");
+    ops_expect_reject("conv2d layout=buffer layout_w=packed tile=1x6 Cout=12 vec=4 "
+                      "vec_axis=cout", "the channel tile 6 must be a multiple of vec=4");
+    ops_expect_reject("conv2d layout=buffer layout_w=packed vec_axis=cin2",
+                      "vec_axis=cin2");
+}
+
 /* The rules that fire for sched on dev_path with romou's rules file. */
 static unsigned fire(const char *dev_path, const char *sched)
 {
@@ -261,6 +346,8 @@ int add_ops_conv2d_suite(void)
         !CU_add_test(s, "registers", test_registers) ||
         !CU_add_test(s, "rejects", test_rejects) ||
         !CU_add_test(s, "packed weights", test_packed) ||
+        !CU_add_test(s, "vec_axis=cout", test_cout) ||
+        !CU_add_test(s, "vec_axis=cout rejects", test_cout_rejects) ||
         !CU_add_test(s, "local_rule", test_local_rule))
         return -1;
     return 0;

@@ -28,6 +28,28 @@
  * masked (boundary checks); padding positions load nothing but still count
  * as flops.
  *
+ * Loop order (vec_axis; cin is the default and quiet): cin is the loop
+ * above, vectors of V input channels and dot products.  vec_axis=cout is
+ * TVM's Mali spatial-pack order (topi/mali/conv2d.py): the channel loop
+ * steps one input channel at a time, an input value is a scalar broadcast
+ * against vectors of V = vec output channels, and the accumulators are
+ * TW x TC/V such vectors:
+ *
+ *   for (ky, kx) for (ci = c0; ci < c0 + CS; ci++) {
+ *       xv[j] = X[ho*s - pad + ky][(wo0+j)*s - pad + kx][ci]      (a scalar)
+ *       wv[c] = Wt[co0 + c*V .. co0 + c*V + V)[ky][kx][ci]          c < TC/V
+ *       acc[j][c] += xv[j] * wv[c]                                   (V wide)
+ *   }
+ *
+ * It takes a standard conv with buffer input and weights, layout_w=packed
+ * (the weights [Cout/TC][K][K][Cin][TC], so each wv[c] is one vload of V),
+ * and TC a multiple of vec; the stores and the split's partial tiles read
+ * the vector accumulators as a depthwise conv's.  What still differs from
+ * TVM's kernel: the taps are the outer loop and the input channels the
+ * inner (TVM: channels outer, [kc, kh, kw]); X is NHWC as the generator's
+ * (TVM reads a packed data_vec of each tile's NCHW window); an item
+ * computes one row (TVM: VH rows).
+ *
  * Reduction split (romou 4.2: more items share a reduction, which raises
  * the parallelism of small layers): split=S puts S items on each output
  * tile, in one work group: wg=X,Y,R*S holds R output rows of S items each,
@@ -49,15 +71,16 @@
  * any of this (and the same text and trace as before split existed).
  *
  * Features: loop_iters = main-loop iterations per item (K*K*CS/V standard,
- * TT*TC/V depthwise); bytes_per_iter = one iteration's loads, TW*V + TC*V
- * elements (depthwise TW*V + V); regs_per_item = the live 32-bit values
+ * K*K*CS with vec_axis=cout, TT*TC/V depthwise); bytes_per_iter = one
+ * iteration's loads, TW*V + TC*V elements (depthwise TW*V + V; cout TW +
+ * TC); regs_per_item = the live 32-bit values
  * regs_per_item() counts (the accumulators, the loads held, addresses, loop
  * values; see there and mg_plan_regs).
  * local_bytes = (S-1) * G * TW*TC * 4.  wg_bytes_per_iter = the group's
  * distinct loads per iteration: items with the same (gx, z) read the same
  * input pixels, items with the same (gz, s) the same weights.  log_cap =
  * iters*(TW + weight loads) + (S-1)*TW*TC/LW local loads + TW*TC (stores,
- * a bound) for item s = 0, the busiest.
+ * a bound) for item s = 0, the busiest; LW is V with vec_axis=cout.
  *
  * Epilogue (bias=1, act=relu|relu6; THOMAS's and the frameworks' fused
  * conv + bias + activation): each stored vector of SV channels at co0 + c
@@ -102,6 +125,7 @@
 #define MAX_WG 1024             /* the most items of a work group we accept with split */
 
 static const char *const launch_names[] = {"grid", "flat", NULL};
+static const char *const vaxis_names[] = {"cin", "cout", NULL};   /* MG_CONV_VEC_* */
 
 static const mg_key keys[] = {
     MG_KEY_INT("H", H, 1, 4096, "8", "input height"),
@@ -118,6 +142,11 @@ static const mg_key keys[] = {
                       "grid: the 3D NDRange (Cout/TC, tiles along Wo, Ho x split); flat: the "
                       "grid's items (split=1, work groups box) as one 1D range, wg=X,1,1: "
                       "a `fuse` sub-kernel"),
+    MG_KEY_ENUM_QUIET("vec_axis", vaxis, "cin", vaxis_names,
+                      "a standard conv's vectors: cin, vec input channels of a pixel and of a "
+                      "filter, dot products; cout, vec output channels of the weights times a "
+                      "broadcast input scalar (TVM's Mali spatial pack; buffers, "
+                      "layout_w=packed)"),
     /* quiet like launch (no macro for a quiet TRIPLE); conv2d's only list */
     {.name = "box", .type = MG_K_TRIPLE, .off = offsetof(mg_schedule, strides), .min = 1,
      .max = 1024, .def = "1,1,1", .quiet = 1,
@@ -137,6 +166,9 @@ void mg_conv_geom_of(const mg_schedule *s, mg_conv_geom *g)
     g->img_y = s->layout[MG_ROLE_OUT] == MG_LAYOUT_IMAGE;
     g->pack_w = s->layout[MG_ROLE_W] == MG_LAYOUT_PACKED;
     g->V = (g->img_x || g->img_w) ? 4 : s->vec;
+    g->cout = !s->depthwise && s->vaxis == MG_CONV_VEC_COUT;
+    g->vacc = s->depthwise || g->cout;
+    g->XV = g->cout ? 1 : g->V;
     g->nx = mg_ceil_div(g->Wo, g->TW);
     g->nz = s->Cout / g->TC;
     g->cin4 = s->Cin / 4;
@@ -147,9 +179,9 @@ void mg_conv_geom_of(const mg_schedule *s, mg_conv_geom *g)
     g->CS = s->Cin / g->S;
     g->TT = s->K * s->K / g->S;
     g->clen = s->depthwise ? g->TC : g->CS;
-    g->nw = s->depthwise ? 1 : g->TC;
-    g->iters = s->depthwise ? g->TT * (g->TC / g->V) : s->K * s->K * (g->CS / g->V);
-    g->LW = s->depthwise ? g->V : (g->TC % 4 == 0 ? 4 : 1);
+    g->nw = s->depthwise ? 1 : g->cout ? g->TC / g->V : g->TC;
+    g->iters = s->depthwise ? g->TT * (g->TC / g->V) : s->K * s->K * (g->CS / g->XV);
+    g->LW = g->vacc ? g->V : (g->TC % 4 == 0 ? 4 : 1);
     g->SV = (g->img_y || g->TC % 4 == 0) ? 4 : 1;
     g->flat = s->mode == MG_CONV_FLAT;
     const int64_t ext[3] = {g->nz, g->nx, g->Ho};
@@ -166,7 +198,7 @@ int64_t mg_conv_w_index(const mg_schedule *s, const mg_conv_geom *g, int64_t co,
 {
     if (!g->pack_w) return ((co * s->K + ky) * s->K + kx) * s->Cin + ci;
     int64_t tap = (co / g->TC * s->K + ky) * s->K + kx;
-    return ((tap * (s->Cin / g->V) + ci / g->V) * g->TC + co % g->TC) * g->V + ci % g->V;
+    return ((tap * (s->Cin / g->XV) + ci / g->XV) * g->TC + co % g->TC) * g->XV + ci % g->XV;
 }
 
 int64_t mg_conv_local_bytes(const mg_schedule *s, const mg_conv_geom *g)
@@ -198,10 +230,10 @@ static void check_split(const mg_schedule *s, const mg_conv_geom *g, const char 
                       "%lld taps (a depthwise conv reduces only over the window: each split "
                       "item sums K*K/split taps)", where, S, (long long)s->K, (long long)s->K,
                       (long long)(s->K * s->K));
-    if (!s->depthwise && s->Cin % g->V == 0 && s->Cin % (g->S * g->V))
+    if (!s->depthwise && s->Cin % g->XV == 0 && s->Cin % (g->S * g->XV))
         mg_diag_error(d, "%s: conv2d: Cin=%lld must be a multiple of split x load width = "
                       "%lld x %lld (each split item reduces Cin/split channels in whole loads)",
-                      where, (long long)s->Cin, S, (long long)g->V);
+                      where, (long long)s->Cin, S, (long long)g->XV);
     int64_t items = s->wg[0] * s->wg[1] * s->wg[2];
     if (items > MAX_WG)
         mg_diag_error(d, "%s: conv2d: a work group of %lld items is more than %d", where,
@@ -210,6 +242,29 @@ static void check_split(const mg_schedule *s, const mg_conv_geom *g, const char 
         mg_diag_error(d, "%s: conv2d: split=%lld needs %lld bytes of local memory for the "
                       "partial tiles (more than %d)", where, S,
                       (long long)mg_conv_local_bytes(s, g), MAX_LOCAL);
+}
+
+/* vec_axis=cout's own conditions: a standard conv reading buffers, the
+ * weights packed (a vector of output channels is contiguous only there),
+ * the channel tile whole vectors. */
+static void check_cout(const mg_schedule *s, const mg_conv_geom *g, const char *where,
+                       mg_diag *d)
+{
+    if (s->depthwise) {
+        mg_diag_error(d, "%s: conv2d: vec_axis=cout is for a standard conv (a depthwise "
+                      "conv's vectors run along its channels already)", where);
+        return;
+    }
+    if (g->img_x || g->img_w)
+        mg_diag_error(d, "%s: conv2d: vec_axis=cout reads one input channel at a time and "
+                      "vectors of output channels: layout_in and layout_w must be buffers "
+                      "(a texel holds 4 input channels)", where);
+    else if (!g->pack_w)
+        mg_diag_error(d, "%s: conv2d: vec_axis=cout needs layout_w=packed (a vector of output "
+                      "channels is contiguous only in the packed weights)", where);
+    if (g->TC % g->V)
+        mg_diag_error(d, "%s: conv2d: vec_axis=cout: the channel tile %lld must be a multiple "
+                      "of vec=%lld", where, (long long)g->TC, (long long)g->V);
 }
 
 static int check(const mg_schedule *s, const char *where, mg_diag *d)
@@ -232,9 +287,10 @@ static int check(const mg_schedule *s, const char *where, mg_diag *d)
     if ((g.img_x || g.img_w) && s->vec != 4 && mg_schedule_is_set(s, "vec"))
         mg_diag_error(d, "%s: conv2d: vec=%lld with an image input or weights: a texel holds "
                       "4 channels, so loads are 4 wide", where, (long long)s->vec);
-    if (s->Cin % g.V)
+    if (s->Cin % g.XV)
         mg_diag_error(d, "%s: conv2d: Cin=%lld is not a multiple of the load width %lld", where,
-                      (long long)s->Cin, (long long)g.V);
+                      (long long)s->Cin, (long long)g.XV);
+    if (s->vaxis == MG_CONV_VEC_COUT) check_cout(s, &g, where, d);
     if (s->Cout % g.TC)
         mg_diag_error(d, "%s: conv2d: tile=%lldx%lld: the channel tile %lld must divide "
                       "Cout=%lld", where, (long long)g.TW, (long long)g.TC, (long long)g.TC,
@@ -274,7 +330,8 @@ static int check(const mg_schedule *s, const char *where, mg_diag *d)
 
 /* The register estimate (mg_plan_regs): the accumulators TW TC, and the
  * loads of one channel-loop iteration, all issued before its FMAs: TW
- * input vectors of V and nw weight vectors of V.  A channel loop of at most
+ * input vectors of XV (vec_axis=cout: TW scalars) and nw weight vectors of
+ * V (cout: TC/V vectors of output channels).  A channel loop of at most
  * 2 iterations (depthwise: TC/V) is unrolled whole, so its iterations'
  * loads are held at once.  The `#pragma unroll` copies of a longer loop
  * reuse xv and wv, so unroll adds none.  Inputs: X and Wt; a KxK window
@@ -284,7 +341,8 @@ static int check(const mg_schedule *s, const char *where, mg_diag *d)
  *   - texture batches: image reads are issued as one batch and their
  *     texels stay live until the FMAs that wait for the batch; buffer loads
  *     issued ahead of such a wait stay live with them;
- *   - streamed weights: with TW = 1 each weight vector feeds a single dot,
+ *   - streamed weights: with TW = 1 each weight vector feeds a single dot
+ *     (cout: a single FMA),
  *     so a buffer weight is loaded just before it (V values, not TC V);
  *     not when the weights are an image (a texture batch), nor when X is
  *     an image and the channel loop is unrolled (the dots of one copy wait
@@ -299,7 +357,7 @@ static int check(const mg_schedule *s, const char *where, mg_diag *d)
  *     tap's FMAs; the unrolled taps keep no loop counters. */
 static int64_t regs_per_item(const mg_schedule *s, const mg_conv_geom *g)
 {
-    int64_t trips = g->clen / g->V, copies = trips <= 2 ? trips : 1;
+    int64_t trips = g->clen / g->XV, copies = trips <= 2 ? trips : 1;
     int64_t acc = g->TW * g->TC;
     if (s->depthwise && g->img_x && trips <= 2) {
         int64_t taps = g->S == 1 || g->TT > s->K ? s->K : g->TT;
@@ -308,7 +366,7 @@ static int64_t regs_per_item(const mg_schedule *s, const mg_conv_geom *g)
         return mg_plan_regs(s, acc + (px + 1) * g->V * copies, 2, 0);
     }
     int stream = g->TW == 1 && !s->depthwise && !g->img_w && !(g->img_x && s->unroll > 1);
-    int64_t xv = g->TW * g->V * copies;
+    int64_t xv = g->TW * g->XV * copies;
     int64_t wv = stream ? g->V : g->nw * g->V * copies;
     return mg_plan_regs(s, acc + xv + wv, 2, s->K > 1 ? 3 : 0);
 }
@@ -341,7 +399,7 @@ static void plan(const mg_schedule *s, mg_kernel *k)
     k->needs_fp16 = s->compute == MG_PREC_FP16;
     int64_t red = s->depthwise ? 1 : s->Cin;             /* reduction length per window tap */
     k->f.loop_iters = g.iters;
-    int64_t loads = g.TW * g.V + g.nw * g.V;                           /* elements per iter */
+    int64_t loads = g.TW * g.XV + g.nw * g.V;                          /* elements per iter */
     k->f.bytes_per_iter = loads * g.eb;
     k->f.bytes_per_item = k->f.loop_iters * k->f.bytes_per_iter;
     k->f.regs_per_item = regs_per_item(s, &g);
@@ -353,13 +411,13 @@ static void plan(const mg_schedule *s, mg_kernel *k)
     /* The group's distinct loads per iteration: items with the same (gx, z)
      * read the same TW pixels (z includes the split index: other channels
      * or taps); items with the same (gz, s) the same weights. */
-    k->f.wg_bytes_per_iter = (k->local[1] * k->local[2] * g.TW * g.V +
+    k->f.wg_bytes_per_iter = (k->local[1] * k->local[2] * g.TW * g.XV +
                               k->local[0] * g.S * g.nw * g.V) * g.eb;
     k->f.boundary_checks = g.nx * g.TW != g.Wo || k->global[0] != g.nz ||
                            k->global[1] != g.nx || k->global[2] != g.Ho * g.S;
     if (g.flat) {   /* the boxes' distinct loads, times the boxes a work group holds */
         int64_t boxes = mg_ceil_div(k->local[0], g.box[0] * g.box[1] * g.box[2]);
-        k->f.wg_bytes_per_iter = boxes * (g.box[1] * g.box[2] * g.TW * g.V +
+        k->f.wg_bytes_per_iter = boxes * (g.box[1] * g.box[2] * g.TW * g.XV +
                                           g.box[0] * g.nw * g.V) * g.eb;
         k->f.boundary_checks = g.nx * g.TW != g.Wo || g.items != g.nz * g.nx * g.Ho ||
                                k->global[0] != g.items;

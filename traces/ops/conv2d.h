@@ -26,6 +26,9 @@ enum {
 };
 /* launch: the NDRange (conv2d.c); the value of the schedule's mode. */
 enum { MG_CONV_GRID, MG_CONV_FLAT };
+/* vec_axis: the axis a standard conv's vectors run along (conv2d.c); the
+ * value of the schedule's vaxis. */
+enum { MG_CONV_VEC_CIN, MG_CONV_VEC_COUT };
 /* Tensor indices; the bias B (bias=1) comes after Y, so that the others'
  * indices and trace object ids are those of a conv without it. */
 enum { MG_CONV_TX, MG_CONV_TW, MG_CONV_TY, MG_CONV_TB };
@@ -34,6 +37,8 @@ typedef struct mg_conv_geom {
     int64_t Ho, Wo;            /* output height and width */
     int64_t TW, TC;            /* tile: pixels along W x output channels */
     int64_t V;                 /* load width: 4 when X or Wt is an image, else vec */
+    int64_t XV;                /* input elements per load and the channel loop's step:
+                                * V, or 1 (vec_axis=cout: a broadcast scalar) */
     int64_t nx, nz;            /* tiles along Wo, along Cout */
     int64_t cin4, cout4;       /* texels per pixel of X, of Y */
     int64_t S;                 /* split */
@@ -41,7 +46,11 @@ typedef struct mg_conv_geom {
     int64_t CS;                /* standard: input channels per split item, Cin / S */
     int64_t TT;                /* depthwise: window taps per split item, K K / S */
     int64_t clen;              /* channel-loop length per tap: CS, or TC (depthwise) */
-    int64_t nw;                /* weight loads per iteration: TC, or 1 (depthwise) */
+    int64_t nw;                /* weight loads per iteration: TC, 1 (depthwise), or
+                                * TC / V (vec_axis=cout) */
+    int cout;                  /* vec_axis=cout: vectors of V output channels */
+    int vacc;                  /* the accumulators are V-wide vectors along the output
+                                * channels (depthwise, or vec_axis=cout) */
     int64_t iters;             /* main-loop iterations per item */
     int64_t LW;                /* width of a partial-sum local store/load */
     int64_t SV;                /* width of an output store */
@@ -58,8 +67,9 @@ typedef struct mg_conv_geom {
 void mg_conv_geom_of(const mg_schedule *s, mg_conv_geom *g);
 
 /* The element index of weight (co, ky, kx, ci) of a standard conv's
- * buffer: [Cout][K][K][Cin], or packed, [Cout/TC][K][K][Cin/V][TC][V]
- * (each item's weights in the order it reads them: one stream). */
+ * buffer: [Cout][K][K][Cin], or packed, [Cout/TC][K][K][Cin/XV][TC][XV]
+ * (each item's weights in the order it reads them: one stream; with
+ * vec_axis=cout, XV = 1: [Cout/TC][K][K][Cin][TC]). */
 int64_t mg_conv_w_index(const mg_schedule *s, const mg_conv_geom *g, int64_t co, int64_t ky,
                         int64_t kx, int64_t ci);
 

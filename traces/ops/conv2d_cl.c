@@ -63,47 +63,78 @@ static void emit_taps(const mg_schedule *s, const mg_conv_geom *g, mg_sb *o)
                  (long long)s->pad);
 }
 
-/* The channel loop of one tap: loads, then the FMAs. */
-static void emit_channels(const mg_schedule *s, const mg_kernel *k, const mg_conv_geom *g,
-                          mg_sb *o)
+/* vec_axis=cout: the TC/V weight vectors of input channel ci at the tap
+ * (one vload each from the packed [Cout/TC][K][K][Cin][TC]), then each
+ * pixel's scalar times each vector. */
+static void emit_cout_weights(const mg_schedule *s, const mg_kernel *k, const mg_conv_geom *g,
+                              mg_sb *o)
 {
     int fp16 = s->compute == MG_PREC_FP16;
-    const char *vt = mg_cl_vtype(fp16, (int)g->V);
-    long long TW = g->TW, TC = g->TC, V = g->V, K = s->K;
-    /* unroll=U: `#pragma unroll U` on a loop of more than U trips; a loop
-     * of U trips or fewer is unrolled whole, one of a single trip gets no
-     * pragma.  (NVIDIA's compiler, told `unroll 2` on a depthwise
-     * channel loop of one trip, kept the loop and indexed the
-     * accumulators at run time: into local memory, 4x slower;
-     * configs/measured/README.md, "Private arrays in local memory".) */
-    int64_t trips = (g->S > 1 && !s->depthwise ? g->CS : g->clen) / V;
-    if (s->unroll >= trips && trips > 1) mg_sb_puts(o, "        #pragma unroll\n");
-    else if (s->unroll > 1 && trips > 1)
-        mg_sb_printf(o, "        #pragma unroll %lld\n", (long long)s->unroll);
-    if (g->S > 1 && !s->depthwise)
-        mg_sb_printf(o, "        for (int ci = s * %lld; ci < s * %lld + %lld; ci += %lld) {\n",
-                     (long long)g->CS, (long long)g->CS, (long long)g->CS, V);
-    else
-        mg_sb_printf(o, "        for (int ci = 0; ci < %lld; ci += %lld) {\n",
-                     (long long)g->clen, V);
-    const char *cc = s->depthwise ? "(co0 + ci)" : "ci";   /* channel of X and Wt */
-    /* inputs */
+    long long TW = g->TW, TC = g->TC, V = g->V, K = s->K, NW = g->nw;
+    char e[256];
+    mg_sb_printf(o, "            for (int c = 0; c < %lld; c++) wv[c] = ", NW);
+    snprintf(e, sizeof e, "((((co0 / %lld) * %lld + ky) * %lld + kx) * %lld + ci) * %lld + c * %lld",
+             TC, K, K, (long long)s->Cin, TC, V);
+    mg_cl_ld(o, k, MG_CONV_TW, MG_CONV_SITE_W, e, (int)V, fp16);
+    mg_sb_puts(o, ";\n");
+    mg_sb_printf(o, "            for (int j = 0; j < %lld; j++) if (wo0 + j < %lld)\n"
+                    "                for (int c = 0; c < %lld; c++) acc[j * %lld + c] += "
+                    "xv[j] * wv[c];\n", TW, (long long)g->Wo, NW, NW);
+}
+
+/* One channel step's input loads: XV channels (a vector, or with
+ * vec_axis=cout a scalar) of each of the TW pixels, 0 outside the input. */
+static void emit_inputs(const mg_schedule *s, const mg_kernel *k, const mg_conv_geom *g,
+                        mg_sb *o)
+{
+    int fp16 = s->compute == MG_PREC_FP16;
+    const char *cc = s->depthwise ? "(co0 + ci)" : "ci";   /* channel of X */
     mg_sb_printf(o, "            for (int j = 0; j < %lld; j++) {\n"
                     "                const int wi = (wo0 + j) * %lld - %lld + kx;\n"
                     "                xv[j] = (wo0 + j < %lld && hi >= 0 && hi < %lld && wi >= 0 "
                     "&& wi < %lld) ? ",
-                 TW, (long long)s->stride, (long long)s->pad, (long long)g->Wo,
+                 (long long)g->TW, (long long)s->stride, (long long)s->pad, (long long)g->Wo,
                  (long long)s->H, (long long)s->W);
-    char e1[256], e2[256];
+    char e1[256];
     if (g->img_x) {
         snprintf(e1, sizeof e1, "wi * %lld + %s / 4", (long long)g->cin4, cc);
         mg_cl_rd(o, k, MG_CONV_TX, MG_CONV_SITE_X, e1, "hi", fp16);
     } else {
         snprintf(e1, sizeof e1, "(hi * %lld + wi) * %lld + %s", (long long)s->W,
                  (long long)s->Cin, cc);
-        mg_cl_ld(o, k, MG_CONV_TX, MG_CONV_SITE_X, e1, (int)V, fp16);
+        mg_cl_ld(o, k, MG_CONV_TX, MG_CONV_SITE_X, e1, (int)g->XV, fp16);
     }
-    mg_sb_printf(o, " : (%s)0;\n            }\n", vt);
+    mg_sb_printf(o, " : (%s)0;\n            }\n", mg_cl_vtype(fp16, (int)g->XV));
+}
+
+/* The channel loop of one tap: loads, then the FMAs. */
+static void emit_channels(const mg_schedule *s, const mg_kernel *k, const mg_conv_geom *g,
+                          mg_sb *o)
+{
+    int fp16 = s->compute == MG_PREC_FP16;
+    long long TW = g->TW, TC = g->TC, V = g->V, K = s->K, XV = g->XV;
+    /* unroll=U: `#pragma unroll U` on a loop of more than U trips; a loop
+     * of U trips or fewer is unrolled whole, one of a single trip gets no
+     * pragma.  (NVIDIA's compiler, told `unroll 2` on a depthwise
+     * channel loop of one trip, kept the loop and indexed the
+     * accumulators at run time: into local memory, 4x slower;
+     * configs/measured/README.md, "Private arrays in local memory".) */
+    int64_t trips = (g->S > 1 && !s->depthwise ? g->CS : g->clen) / XV;
+    if (s->unroll >= trips && trips > 1) mg_sb_puts(o, "        #pragma unroll\n");
+    else if (s->unroll > 1 && trips > 1)
+        mg_sb_printf(o, "        #pragma unroll %lld\n", (long long)s->unroll);
+    if (g->S > 1 && !s->depthwise)
+        mg_sb_printf(o, "        for (int ci = s * %lld; ci < s * %lld + %lld; ci += %lld) {\n",
+                     (long long)g->CS, (long long)g->CS, (long long)g->CS, XV);
+    else
+        mg_sb_printf(o, "        for (int ci = 0; ci < %lld; ci += %lld) {\n",
+                     (long long)g->clen, XV);
+    emit_inputs(s, k, g, o);
+    char e1[256], e2[256];
+    if (g->cout) {
+        emit_cout_weights(s, k, g, o);
+        return;
+    }
     /* weights */
     if (s->depthwise) {
         mg_sb_puts(o, "            wv[0] = ");
@@ -168,7 +199,7 @@ static void emit_combine(const mg_schedule *s, const mg_conv_geom *g, mg_sb *o)
                     "            for (int c = 0; c < %lld; c += %lld) {\n                ",
                  Y, X, TW, (long long)g->Wo, TC, LW);
     snprintf(e, sizeof e, "((s - 1) * %lld + lid) * %lld + j * %lld + c", G, T, TC);
-    if (s->depthwise) {                               /* V-wide accumulators, LW = V */
+    if (g->vacc) {                                    /* V-wide accumulators, LW = V */
         if (fp16) snprintf(v, sizeof v, "convert_%s(acc[j * %lld + c / %lld])", lvt, TC / V, V);
         else snprintf(v, sizeof v, "acc[j * %lld + c / %lld]", TC / V, V);
     } else if (LW == 4) {
@@ -188,7 +219,7 @@ static void emit_combine(const mg_schedule *s, const mg_conv_geom *g, mg_sb *o)
                     "        for (int c = 0; c < %lld; c += %lld) {\n            ",
                  (long long)g->S, TW, (long long)g->Wo, TC, LW);
     snprintf(e, sizeof e, "((p - 1) * %lld + lid) * %lld + j * %lld + c", G, T, TC);
-    if (s->depthwise) {
+    if (g->vacc) {
         mg_sb_printf(o, "acc[j * %lld + c / %lld] += ", TC / V, V);
         if (fp16 && V == 1) mg_sb_puts(o, cast);
         else if (fp16) mg_sb_printf(o, "convert_%s(", mg_cl_vtype(1, (int)V));
@@ -221,7 +252,7 @@ static void emit_stores(const mg_schedule *s, const mg_kernel *k, const mg_conv_
                     "        for (int c = 0; c < %lld; c += %lld) {\n", TW, (long long)g->Wo, TC,
                  (long long)sv);
     char v[256], e1[256];
-    if (s->depthwise) {
+    if (g->vacc) {                                    /* V-wide accumulators */
         if (sv == V) snprintf(v, sizeof v, "acc[j * %lld + c / %lld]", TC / V, V);
         else if (sv == 4 && V == 8)
             snprintf(v, sizeof v, "((c %% 8) ? acc[j * %lld + c / 8].hi : acc[j * %lld + c / 8].lo)",
@@ -275,13 +306,16 @@ void mg_conv_emit_cl(const mg_schedule *s, const mg_kernel *k, mg_sb *o)
     mg_cl_signature(k, o);
     emit_ids(&g, o);
     mg_sb_printf(o, "    const int wo0 = gx * %lld, co0 = gz * %lld;\n", TW, TC);
-    if (s->depthwise)
+    if (g.vacc)
         mg_sb_printf(o, "    %s acc[%lld];\n    for (int i = 0; i < %lld; i++) acc[i] = (%s)0;\n",
                      vt, TW * TC / V, TW * TC / V, vt);
     else
         mg_sb_printf(o, "    %s acc[%lld];\n    for (int i = 0; i < %lld; i++) acc[i] = 0;\n", st,
                      TW * TC, TW * TC);
-    mg_sb_printf(o, "    %s xv[%lld], wv[%lld];\n", vt, TW, s->depthwise ? 1LL : TC);
+    if (g.cout)     /* scalar inputs, vectors of output channels */
+        mg_sb_printf(o, "    %s xv[%lld];\n    %s wv[%lld];\n", st, TW, vt, (long long)g.nw);
+    else
+        mg_sb_printf(o, "    %s xv[%lld], wv[%lld];\n", vt, TW, s->depthwise ? 1LL : TC);
     emit_taps(s, &g, o);
     emit_channels(s, k, &g, o);
     mg_sb_puts(o, "        }\n    }\n");

@@ -107,11 +107,12 @@ static int x_fast(mg_warp *w, const mg_schedule *s, const mg_conv_geom *g, const
         dsp[0] = csp * g->eb;
     }
     mg_emit_aff_blocks(w, g->img_x ? MG_REC_TEX_READ : MG_REC_BUF_LOAD, MG_CONV_SITE_X,
-                       MG_CONV_TX, (uint32_t)(g->V * g->eb), m->m, &f, g->R, dsp);
+                       MG_CONV_TX, (uint32_t)(g->XV * g->eb), m->m, &f, g->R, dsp);
     return 1;
 }
 
-/* Weight load c of channel step cr at the current tap, fast path: returns
+/* Weight load c of channel step cr at the current tap (vec_axis=cout:
+ * the vector of output channels co0 + c V ..), fast path: returns
  * 0 when the addresses are not affine in local x and the split index
  * (lane by lane then). */
 static int w_fast(mg_warp *w, const mg_schedule *s, const mg_conv_geom *g, const lanes *L,
@@ -133,7 +134,7 @@ static int w_fast(mg_warp *w, const mg_schedule *s, const mg_conv_geom *g, const
         }
     } else {
         /* ci of split index sp: sp CS + cr */
-        int64_t co = co0 + c, ci = L->sp0 * g->CS + cr;
+        int64_t co = co0 + (g->cout ? c * g->V : c), ci = L->sp0 * g->CS + cr;
         if (g->img_w) {
             if (L->multi && g->CS % 4) return 0;        /* ci / 4 not affine in sp */
             f.at[0] = kx * g->cin4 + ci / 4;
@@ -173,25 +174,28 @@ static void local_fast(mg_warp *w, const mg_conv_geom *g, int type, int site, in
  * vload_half returns floats, one conversion instruction per element (the
  * H100's HADD2.F32 per half: configs/measured/h100/sass/), before the
  * FMAs use them; an image read returns floats from the texture unit.
- * The input's V elements per output pixel j, the weights' V per weight
+ * The input's XV elements per output pixel j, the weights' V per weight
  * load, for the lanes that loaded them. */
 static void trace_cvt(mg_warp *w, const mg_conv_geom *g, const lanes *L)
 {
     if (!g->img_x)
         for (int64_t j = 0; j < g->TW; j++)
-            mg_emit_alu(w, L->pix[j].m, MG_CONV_SITE_CVT, MG_ALU_FP32, 1, (uint32_t)g->V, 0);
+            mg_emit_alu(w, L->pix[j].m, MG_CONV_SITE_CVT, MG_ALU_FP32, 1, (uint32_t)g->XV, 0);
     if (!g->img_w)
         mg_emit_alu(w, L->item.m, MG_CONV_SITE_CVT, MG_ALU_FP32, 1,
                     (uint32_t)(g->nw * g->V), 0);
 }
 
 /* The main loop: window taps (a depthwise split item's own taps), channel
- * steps; loads and FMAs. */
+ * steps of XV; loads and FMAs (vec_axis=cout: per pixel TC/V FMAs of V,
+ * its scalar times a weight vector; cin: TC dots of V; depthwise: one
+ * FMA of V). */
 static void trace_reduce(mg_warp *w, const mg_schedule *s, const mg_conv_geom *g, lanes *L)
 {
     int cls = s->compute == MG_PREC_FP16 ? MG_ALU_FP16 : MG_ALU_FP32;
     int cvt = s->storage == MG_PREC_FP16 && s->compute == MG_PREC_FP32;
-    uint32_t xw = (uint32_t)(g->V * g->eb);
+    uint32_t xw = (uint32_t)(g->XV * g->eb), ww = (uint32_t)(g->V * g->eb);
+    uint32_t nfma = (uint32_t)(s->depthwise ? 1 : g->cout ? g->nw : g->TC);
     int dwsplit = s->depthwise && g->S > 1, row = s->pattern == MG_PAT_ROW;
     int64_t ntaps = dwsplit ? g->TT : s->K * s->K;
     for (int64_t tr = 0; tr < ntaps; tr++) {
@@ -207,7 +211,7 @@ static void trace_reduce(mg_warp *w, const mg_schedule *s, const mg_conv_geom *g
                 L->kx[l] = row ? o2 : o1;
             }
         }
-        for (int64_t cr = 0; cr < g->clen; cr += g->V) {
+        for (int64_t cr = 0; cr < g->clen; cr += g->XV) {
             for (int64_t j = 0; j < g->TW; j++) {
                 if (L->fast && x_fast(w, s, g, L, j, cr)) continue;
                 if (L->fast) {                   /* the slow path reads the lanes' taps */
@@ -238,7 +242,7 @@ static void trace_reduce(mg_warp *w, const mg_schedule *s, const mg_conv_geom *g
                     }
                 }
                 mg_emit_mem(w, g->img_w ? MG_REC_TEX_READ : MG_REC_BUF_LOAD, MG_CONV_SITE_W,
-                            MG_CONV_TW, xw);
+                            MG_CONV_TW, ww);
                 for (uint32_t l = 0; l < w->lanes; l++) {
                     if (!mg_lm_get(&L->item, l)) continue;
                     int64_t ky = L->ky[l], kx = L->kx[l];
@@ -247,7 +251,8 @@ static void trace_reduce(mg_warp *w, const mg_schedule *s, const mg_conv_geom *g
                         if (g->img_w) mg_emit_lane(w, l, kx * g->cin4 + ch / 4, ky);
                         else mg_emit_lane(w, l, ((ky * s->K + kx) * s->Cin + ch) * g->eb, 0);
                     } else {
-                        int64_t co = L->co0[l] + c, ci = L->sp[l] * g->CS + cr;
+                        int64_t co = L->co0[l] + (g->cout ? c * g->V : c);
+                        int64_t ci = L->sp[l] * g->CS + cr;
                         if (g->img_w) mg_emit_lane(w, l, kx * g->cin4 + ci / 4, co * s->K + ky);
                         else mg_emit_lane(w, l, mg_conv_w_index(s, g, co, ky, kx, ci) * g->eb,
                                           0);
@@ -257,8 +262,7 @@ static void trace_reduce(mg_warp *w, const mg_schedule *s, const mg_conv_geom *g
             }
             if (cvt) trace_cvt(w, g, L);
             for (int64_t j = 0; j < g->TW; j++)
-                mg_emit_alu(w, L->pix[j].m, MG_CONV_SITE_FMA, cls, (int)g->V,
-                            (uint32_t)(s->depthwise ? 1 : g->TC), 2);
+                mg_emit_alu(w, L->pix[j].m, MG_CONV_SITE_FMA, cls, (int)g->V, nfma, 2);
         }
     }
 }
