@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -134,6 +135,10 @@ int mg_unit_parse(mg_unit_kind kind, const char *s, double *out,
             double r = v * u->scale;
             if (!isfinite(r)) {
                 snprintf(err, errlen, "'%s' overflows", s);
+                return -1;
+            }
+            if (r != 0 && fabs(r) < DBL_MIN) {      /* subnormal: would not parse back */
+                snprintf(err, errlen, "'%s' underflows (below %g in base units)", s, DBL_MIN);
                 return -1;
             }
             *out = r;

@@ -57,6 +57,7 @@ static void test_rejects(void)
     parse_bad(MG_UNIT_SIZE, "0x10B", "plain decimal");
     parse_bad(MG_UNIT_SIZE, "1e400B", "finite number");
     parse_bad(MG_UNIT_SIZE, "1e300TiB", "overflows");
+    parse_bad(MG_UNIT_TIME, "4E-301ns", "underflows");   /* fuzz_units: 4e-310 s, subnormal */
     parse_bad(MG_UNIT_FREQ, "585", "no unit");
     parse_bad(MG_UNIT_FREQ, "585mhz", "unknown frequency unit");
     parse_bad(MG_UNIT_BANDWIDTH, "30GBps", "GB/s");
