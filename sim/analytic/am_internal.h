@@ -8,10 +8,11 @@
 #include "sim/analytic/analytic.h"
 
 /* The walked warp's share of a cache (am_share.c): every line it reads,
- * with the time (its count of reads of the cache) of its last read, and
- * over those times a Fenwick tree of the reads that are some line's last,
- * each weighted by its chance of reaching the cache: the lines read since
- * a line's last read (its LRU stack distance) in O(log n). */
+ * with the time of its last read (times count the reads, renumbered to
+ * keep only lines' last reads when the arrays fill up), and over those
+ * times a Fenwick tree of the reads that are some line's last, each
+ * weighted by its chance of reaching the cache: the lines read since a
+ * line's last read (its LRU stack distance) in O(log n). */
 typedef struct mg_am_share {
     double    share;                       /* lines of the cache the warp holds */
     double    sets, ways;                  /* the cache's geometry (1 set: fully
@@ -21,14 +22,20 @@ typedef struct mg_am_share {
     uint64_t  cap, used;
     double   *w, *tree;                    /* per time: the read's weight if it is its
                                               line's last (else 0), and the tree */
-    uint64_t  now, tcap;                   /* reads so far; their arrays' size */
+    uint64_t *who;                         /* per time: that line's key (0: none) */
+    double    total;                       /* the weights of every time */
+    uint64_t  now, tcap;                   /* the next time; the arrays' size (times
+                                              are renumbered when they fill up) */
+    double   *hit;                         /* mg_am_share_hit at distances 0 .. nhit-1
+                                              (sets > 1; past them: 0) */
+    uint32_t  nhit;
     double    fetches[MG_AM_TENSORS];      /* per tensor: expected lines fetched */
     uint64_t  distinct[MG_AM_TENSORS];     /* per tensor: distinct lines */
 } mg_am_share;
 
 /* A share of `share` lines of a cache of sets x ways lines (sets < 1 or
- * ways < 1: fully associative). */
-void mg_am_share_init(mg_am_share *c, double share, double sets, double ways);
+ * ways < 1: fully associative).  Returns 0, -1 out of memory. */
+int mg_am_share_init(mg_am_share *c, double share, double sets, double ways);
 void mg_am_share_free(mg_am_share *c);
 
 /* The chance that a line is still in a cache of sets x ways lines shared
@@ -36,7 +43,8 @@ void mg_am_share_free(mg_am_share *c);
  * other lines since its last read: in a fully associative LRU cache when
  * dist < share; in S sets of W ways when fewer than W of the dist x
  * (lines / share) lines every warp read meanwhile fall in its set
- * (Binomial(dist x lines / share, 1 / S) < W). */
+ * (Binomial(dist x lines / share, 1 / S) < W), tabulated at whole
+ * distances (until it falls below 1e-12) and linear between them. */
 double mg_am_share_hit(const mg_am_share *c, double dist);
 
 /* The warp reads line `line` of tensor `tensor`, the read reaching this

@@ -63,37 +63,43 @@ static double tree_sum(const mg_am_share *c, uint64_t t)
     return s;
 }
 
-/* Double the time arrays, the tree rebuilt from the weights.  0, or -1
- * out of memory. */
-static int grow_time(mg_am_share *c)
+/* Renumber the reads that are some line's last 0, 1, ... in their order
+ * (distances stay the same), in arrays of room for 4 x the lines, at
+ * least 4096 (grown when they hold less; in place otherwise), the tree
+ * rebuilt from their weights: the arrays stay a few times the distinct
+ * lines however many reads there were.  0, or -1 out of memory. */
+static int renumber(mg_am_share *c)
 {
-    uint64_t cap = c->tcap ? 2 * c->tcap : 4096;
-    double *w = calloc(cap, sizeof *w), *tree = calloc(cap, sizeof *tree);
-    if (!w || !tree) {
-        free(w);
-        free(tree);
-        return -1;
+    uint64_t cap = 4 * c->used > 4096 ? 4 * c->used : 4096;
+    if (cap > c->tcap) {
+        double *w = realloc(c->w, cap * sizeof *w);
+        if (w) c->w = w;
+        double *tree = realloc(c->tree, cap * sizeof *tree);
+        if (tree) c->tree = tree;
+        uint64_t *who = realloc(c->who, cap * sizeof *who);
+        if (who) c->who = who;
+        if (!w || !tree || !who) return -1;
+        memset(c->w + c->tcap, 0, (cap - c->tcap) * sizeof *w);
+        memset(c->who + c->tcap, 0, (cap - c->tcap) * sizeof *who);
+        c->tcap = cap;
     }
-    if (c->tcap) memcpy(w, c->w, c->tcap * sizeof *w);
-    free(c->w);
-    free(c->tree);
-    c->w = w;
-    c->tree = tree;
-    c->tcap = cap;
-    for (uint64_t i = 1; i <= cap; i++) {              /* O(n) build */
-        tree[i - 1] += w[i - 1];
+    uint64_t n = 0;
+    for (uint64_t t = 0; t < c->now; t++) {            /* n <= t: moves go down */
+        if (!c->who[t]) continue;
+        c->w[n] = c->w[t];
+        c->who[n] = c->who[t];
+        c->last[slot_of(c, c->who[n])] = n + 1;
+        n++;
+    }
+    memset(c->w + n, 0, (c->tcap - n) * sizeof *c->w);
+    memset(c->who + n, 0, (c->tcap - n) * sizeof *c->who);
+    c->now = n;
+    memcpy(c->tree, c->w, c->tcap * sizeof *c->tree);
+    for (uint64_t i = 1; i <= c->tcap; i++) {          /* O(n) build */
         uint64_t j = i + (i & (~i + 1));
-        if (j <= cap) tree[j - 1] += tree[i - 1];
+        if (j <= c->tcap) c->tree[j - 1] += c->tree[i - 1];
     }
     return 0;
-}
-
-void mg_am_share_init(mg_am_share *c, double share, double sets, double ways)
-{
-    memset(c, 0, sizeof *c);
-    c->share = share;
-    c->sets = sets > 1 ? sets : 1;
-    c->ways = ways > 1 ? ways : 1;
 }
 
 void mg_am_share_free(mg_am_share *c)
@@ -102,6 +108,8 @@ void mg_am_share_free(mg_am_share *c)
     free(c->last);
     free(c->w);
     free(c->tree);
+    free(c->who);
+    free(c->hit);
     memset(c, 0, sizeof *c);
 }
 
@@ -118,18 +126,51 @@ static double binom_cdf(double m, double p, double w)
     return sum < 1 ? sum : 1;
 }
 
+/* The chance of a hit at whole distance d (sets > 1). */
+static double hit_at(const mg_am_share *c, double d)
+{
+    double others = d * c->sets * c->ways / c->share;      /* every warp's reads */
+    return binom_cdf(others, 1 / c->sets, c->ways);
+}
+
+#define MAX_HIT_TABLE (1u << 20)
+
+int mg_am_share_init(mg_am_share *c, double share, double sets, double ways)
+{
+    memset(c, 0, sizeof *c);
+    c->share = share;
+    c->sets = sets > 1 ? sets : 1;
+    c->ways = ways > 1 ? ways : 1;
+    if (c->sets <= 1 || share <= 0) return 0;
+    uint32_t cap = 64;
+    for (;;) {
+        double *t = realloc(c->hit, cap * sizeof *t);
+        if (!t) return -1;
+        c->hit = t;
+        while (c->nhit < cap) {
+            c->hit[c->nhit] = hit_at(c, c->nhit);
+            if (c->hit[c->nhit++] < 1e-12) return 0;
+        }
+        if (cap == MAX_HIT_TABLE) return 0;
+        cap *= 2;
+    }
+}
+
 double mg_am_share_hit(const mg_am_share *c, double dist)
 {
     if (c->share <= 0) return 0;
     if (c->sets <= 1) return dist < c->share ? 1 : 0;
-    double others = dist * c->sets * c->ways / c->share;   /* every warp's reads */
-    return binom_cdf(others, 1 / c->sets, c->ways);
+    if (dist < 0) dist = 0;
+    double k = floor(dist);
+    if (k + 1 >= (double)c->nhit) return c->nhit ? c->hit[c->nhit - 1] : 0;
+    uint32_t i = (uint32_t)k;
+    return c->hit[i] + (dist - k) * (c->hit[i + 1] - c->hit[i]);
 }
 
 double mg_am_share_touch(mg_am_share *c, int tensor, uint64_t line, double reach)
 {
     if (2 * (c->used + 1) > c->cap && grow(c)) return -1;
-    if (c->now == c->tcap && grow_time(c)) return -1;
+    if (c->now == c->tcap && renumber(c)) return -1;
     double fetch = reach;
     uint64_t key = ((uint64_t)(tensor + 1) << 56) ^ (line + 1);
     uint64_t i = slot_of(c, key);
@@ -139,12 +180,16 @@ double mg_am_share_touch(mg_am_share *c, int tensor, uint64_t line, double reach
         c->distinct[tensor]++;
     } else {
         uint64_t t0 = c->last[i] - 1;
-        double dist = tree_sum(c, c->now) - tree_sum(c, t0 + 1);
+        double dist = c->total - tree_sum(c, t0 + 1);
         fetch = reach * (1 - mg_am_share_hit(c, dist));
+        c->total -= c->w[t0];
         tree_add(c, t0, -c->w[t0]);
+        c->who[t0] = 0;
     }
     c->fetches[tensor] += fetch;
     tree_add(c, c->now, reach);
+    c->total += reach;
+    c->who[c->now] = key;
     c->last[i] = ++c->now;
     return fetch;
 }

@@ -14,9 +14,9 @@ static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
 /* The walked group's shares (its `warps` warps): each L1's lines over the
  * groups resident per SP; the L2's lines x warps / the warps resident on
- * the GPU, at sh[MG_AM_PATHS]. */
-static void shares_init(const mg_device *dev, const mg_am_params *p, mg_am_est *e,
-                        uint64_t warps, mg_am_share sh[MG_AM_PATHS + 1])
+ * the GPU, at sh[MG_AM_PATHS].  Returns 0, -1 out of memory. */
+static int shares_init(const mg_device *dev, const mg_am_params *p, mg_am_est *e,
+                       uint64_t warps, mg_am_share sh[MG_AM_PATHS + 1])
 {
     uint64_t all = (uint64_t)e->warps_per_wg * e->wgs;
     uint64_t per_sp = e->groups_per_wg > 1 ? e->occupancy
@@ -27,10 +27,12 @@ static void shares_init(const mg_device *dev, const mg_am_params *p, mg_am_est *
     warps = min_u64(warps, per_sp);
     e->l2_share = at_once ? lines * (double)warps / (double)at_once : lines;
     double sp_groups = e->groups_per_wg > 1 || !e->wgs_per_sp ? 1 : e->wgs_per_sp;
+    int rc = 0;
     for (int q = 0; q < MG_AM_PATHS; q++)
-        mg_am_share_init(&sh[q], (double)p->lines[q] / sp_groups, p->sets[q],
-                         (double)p->lines[q] / p->sets[q]);
-    mg_am_share_init(&sh[MG_AM_PATHS], e->l2_share, p->l2_sets, lines / p->l2_sets);
+        rc |= mg_am_share_init(&sh[q], (double)p->lines[q] / sp_groups, p->sets[q],
+                               (double)p->lines[q] / p->sets[q]);
+    rc |= mg_am_share_init(&sh[MG_AM_PATHS], e->l2_share, p->l2_sets, lines / p->l2_sets);
+    return rc;
 }
 
 static void shares_free(mg_am_share sh[MG_AM_PATHS + 1])
@@ -76,8 +78,9 @@ int mg_am_traffic(const mg_device *dev, const mg_am_params *p, const mg_trace_he
     double items = 0;
     for (uint32_t k = 0; k < wg->n_warps; k++) items += wg->warps[k].lanes;
     mg_am_share sh[MG_AM_PATHS + 1];
-    shares_init(dev, p, e, wg->n_warps, sh);
-    int rc = mg_am_walk_shares(dev, p, h, wg, e, sh, d);
+    int rc = shares_init(dev, p, e, wg->n_warps, sh);
+    if (rc) mg_diag_error(d, "out of memory");
+    else rc = mg_am_walk_shares(dev, p, h, wg, e, sh, d);
     if (rc == 0) floors(dev, p, h, items, sh, e);
     shares_free(sh);
     return rc;
