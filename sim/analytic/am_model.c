@@ -95,28 +95,15 @@ static void warp_level(const mg_am_params *p, mg_am_est *e)
     }
 }
 
-/* The middle work group of the grid: the middle one along each
- * dimension (x fastest in the launch order), away from every edge where
- * the grid has three or more groups along it. */
-static uint64_t middle_wg(const mg_trace_header *h)
-{
-    uint64_t idx = 0;
-    for (int i = 2; i >= 0; i--) {
-        uint64_t n = h->local[i] ? h->global[i] / h->local[i] : 1;
-        idx = idx * n + n / 2;
-    }
-    return idx;
-}
-
-/* The work group the model walks: the middle one of the grid (the first
- * when the source cannot seek).  Returns 0, -1 (message in d). */
+/* The work group the model walks: the middle one of the launch (the
+ * first when the source cannot seek).  Returns 0, -1 (message in d). */
 static int fetch_wg(mg_trace_source *src, uint64_t wgs, mg_trace_wg *wg, uint64_t *idx,
                     mg_diag *d)
 {
     wg->want_recs = 1;
     *idx = 0;
     if (src->wg_at && wgs > 0) {
-        *idx = middle_wg(src->hdr);
+        *idx = wgs / 2;
         return src->wg_at(src->self, *idx, wg, d);
     }
     int rc = src->next_wg(src->self, wg, d);
@@ -137,6 +124,59 @@ static int floor_of(const mg_device *dev, const mg_trace_wg *wg, mg_am_est *e, m
     return rc;
 }
 
+/* The warp's shares: of each L1 (lines over the warps resident on an SP)
+ * and of the L2 (over those resident on the GPU), at sh[MG_AM_PATHS]. */
+static void shares_init(const mg_device *dev, const mg_am_params *p, mg_am_est *e,
+                        mg_am_share sh[MG_AM_PATHS + 1])
+{
+    uint64_t warps = (uint64_t)e->warps_per_wg * e->wgs;
+    uint64_t per_sp = e->groups_per_wg > 1 ? e->occupancy
+                                           : (uint64_t)e->wgs_per_sp * e->warps_per_wg;
+    per_sp = min_u64(per_sp, warps);
+    uint64_t at_once = min_u64(warps, per_sp * (uint64_t)dev->sp_count);
+    double lines = dev->l2.line > 0 ? (double)dev->l2.size / (double)dev->l2.line : 0;
+    e->l2_share = at_once ? lines / (double)at_once : lines;
+    uint64_t groups = e->groups_per_wg > 1 ? 1 : (e->wgs_per_sp ? e->wgs_per_sp : 1);
+    for (int q = 0; q < MG_AM_PATHS; q++)
+        mg_am_share_init(&sh[q], (double)p->lines[q] / (double)groups);
+    mg_am_share_init(&sh[MG_AM_PATHS], e->l2_share);
+}
+
+static void shares_free(mg_am_share sh[MG_AM_PATHS + 1])
+{
+    for (int q = 0; q <= MG_AM_PATHS; q++) mg_am_share_free(&sh[q]);
+}
+
+/* The traffic floors: the L2's (every L1 miss of the walked warp, a line
+ * of its path, times the warps of the launch, at the L2 bandwidth) and
+ * DRAM's (each texture and buffer input's bytes times its refetch factor
+ * in the warp's L2 share, at the DRAM bandwidth). */
+static void traffic_level(const mg_device *dev, const mg_am_params *p, const mg_trace_header *h,
+                          const mg_trace_wg *wg, const mg_am_share *sh, mg_am_est *e)
+{
+    const mg_am_share *l2 = &sh[MG_AM_PATHS];
+    uint64_t items = (uint64_t)h->global[0] * h->global[1] * h->global[2];
+    double warps = wg->warps[0].lanes ? (double)items / wg->warps[0].lanes : 0;
+    for (int i = 0; i < e->ntensors; i++) {
+        const mg_am_tensor *t = &e->t[i];
+        double line = t->path == MG_AM_TEX ? (double)dev->tex_l1.line
+                    : t->path == MG_AM_BUF ? (double)p->line_bytes[MG_AM_BUF] : 0;
+        e->l2_bytes += (double)sh[t->path].fetches[i] * line * warps;
+    }
+    if (dev->l2.bandwidth > 0) e->l2_cycles = e->l2_bytes / dev->l2.bandwidth * dev->clock_hz;
+    for (int i = 0; i < e->ntensors; i++) {
+        mg_am_tensor *t = &e->t[i];
+        t->dram_amp = l2->distinct[i] ? (double)l2->fetches[i] / (double)l2->distinct[i] : 1;
+        double bytes = t->path == MG_AM_TEX
+            ? (double)h->images[t->obj].width * h->images[t->obj].height *
+              h->images[t->obj].texel_bytes
+            : t->path == MG_AM_BUF ? (double)h->buffers[t->obj].bytes : 0;
+        e->dram_bytes += bytes * t->dram_amp;
+    }
+    if (dev->dram_bandwidth > 0)
+        e->dram_cycles = e->dram_bytes / dev->dram_bandwidth * dev->clock_hz;
+}
+
 int mg_am_estimate(const mg_device *dev, mg_trace_source *src, mg_am_est *e, mg_diag *d)
 {
     const mg_trace_header *h = src->hdr;
@@ -147,14 +187,17 @@ int mg_am_estimate(const mg_device *dev, mg_trace_source *src, mg_am_est *e, mg_
     if (check_launch(dev, h, e, d)) return -1;
     mg_trace_wg wg;
     mg_trace_wg_init(&wg);
+    mg_am_share sh[MG_AM_PATHS + 1];
+    shares_init(dev, &p, e, sh);
     int barrier = 0, rc = fetch_wg(src, e->wgs, &wg, &e->sample_wg, d);
     if (rc == 0 && wg.n_warps == 0) {
         mg_diag_error(d, "%s: empty work group", h->kernel);
         rc = -1;
     }
-    if (rc == 0) rc = mg_am_walk(dev, &p, h, &wg, 0, e, &barrier, d);
+    if (rc == 0) rc = mg_am_walk(dev, &p, h, &wg, 0, e, sh, &barrier, d);
     if (rc == 0) rc = floor_of(dev, &wg, e, d);
-    if (rc == 0) rc = mg_am_traffic(dev, &p, h, &wg, e, d);
+    if (rc == 0) traffic_level(dev, &p, h, &wg, sh, e);
+    shares_free(sh);
     mg_trace_wg_free(&wg);
     if (rc) return -1;
     if (barrier && e->groups_per_wg > 1)
@@ -163,7 +206,7 @@ int mg_am_estimate(const mg_device *dev, mg_trace_source *src, mg_am_est *e, mg_
                              "(CL_INVALID_WORK_GROUP_SIZE)", h->kernel, e->warps_per_wg,
                              e->regs_per_item, dev->name, e->occupancy), -1;
     warp_level(&p, e);
-    e->tm_cycles = e->lw * e->overlap * (double)e->lg;
+    e->tm_cycles = e->lw * (double)e->lg;
     e->bound_by_floor = e->floor_cycles > e->tm_cycles;
     e->cycles = e->bound_by_floor ? e->floor_cycles : e->tm_cycles;
     double traffic = e->l2_cycles > e->dram_cycles ? e->l2_cycles : e->dram_cycles;

@@ -17,14 +17,6 @@ static double decay_of(const double *beta)
         ? sqrt((beta[MG_AM_H_ACCESS] + beta[MG_AM_H_LINE]) / beta[MG_AM_H_ACCESS]) : 1;
 }
 
-/* A cache's sets: lines / ways, at least 1. */
-static double sets_of(const mg_cache_cfg *c)
-{
-    double s = c->line > 0 && c->assoc > 0 ? (double)c->size / (double)c->line / (double)c->assoc
-                                           : 1;
-    return s > 1 ? s : 1;
-}
-
 /* The buffer path: through a buffer L1 (a cache that can thrash) or
  * straight to the L2 (an access then pays the path and the L2, a new L2
  * line a DRAM access). */
@@ -39,7 +31,6 @@ static void buffer_params(mg_am_params *p, const mg_device *dev, double dram)
         p->block_bytes[MG_AM_BUF] = dev->l2.line;
         p->lines[MG_AM_BUF] = dev->buf_l1.line > 0
             ? (uint64_t)(dev->buf_l1.size / dev->buf_l1.line) : 0;
-        p->sets[MG_AM_BUF] = sets_of(&dev->buf_l1);
     } else {
         b[MG_AM_H_ACCESS] = (double)(dev->buffer_latency_cycles + dev->l2.latency_cycles);
         b[MG_AM_H_LINE] = dram;
@@ -47,7 +38,6 @@ static void buffer_params(mg_am_params *p, const mg_device *dev, double dram)
         p->line_bytes[MG_AM_BUF] = dev->l2.line;
         p->block_bytes[MG_AM_BUF] = dev->l2.line;
         p->lines[MG_AM_BUF] = 0;
-        p->sets[MG_AM_BUF] = 1;
     }
     p->decay[MG_AM_BUF] = p->lines[MG_AM_BUF] ? decay_of(b) : 1;
 }
@@ -63,9 +53,6 @@ void mg_am_params_init(mg_am_params *p, const mg_device *dev)
     p->lines[MG_AM_TEX] = dev->tex_l1.line > 0 ? (uint64_t)(dev->tex_l1.size / dev->tex_l1.line)
                                                : 0;
     p->decay[MG_AM_TEX] = decay_of(t);
-    for (int q = 0; q < MG_AM_PATHS; q++) p->sets[q] = 1;
-    p->sets[MG_AM_TEX] = sets_of(&dev->tex_l1);
-    p->l2_sets = sets_of(&dev->l2);
     buffer_params(p, dev, dram);
     p->beta[MG_AM_LOCAL][MG_AM_H_ACCESS] = dev->local_kind == MG_LOCAL_ONCHIP
         ? (double)dev->local_latency_cycles

@@ -65,7 +65,7 @@ void mg_am_print_text(FILE *f, const mg_device *dev, const mg_trace_header *h,
     fprintf(f, "integrated  L = %.0f cycles; throughput floor %.0f cycles\n", e->tm_cycles,
             e->floor_cycles);
     fprintf(f, "traffic     L2 %.0f bytes (L1 misses) = %.0f cycles; DRAM %.0f bytes (inputs x "
-               "refetch in an L2 share of %.0f lines per work group) = %.0f cycles\n", e->l2_bytes,
+               "refetch in an L2 share of %.0f lines per warp) = %.0f cycles\n", e->l2_bytes,
             e->l2_cycles, e->dram_bytes, e->l2_share, e->dram_cycles);
 }
 

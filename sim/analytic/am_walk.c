@@ -47,12 +47,6 @@ typedef struct walk {
     int nsample;
     mg_am_share *sh;                  /* L1 shares by path, the L2's at MG_AM_PATHS */
     int sh_failed;
-    /* the warp's loads in flight on a timeline where every load takes one
-     * latency (mlp_rec): completion times and load-record numbers */
-    double   done[64];
-    uint32_t seq[64];
-    uint32_t nflight, mlp, lrec;
-    double   now, loads;
 } walk;
 
 /* The path of a record type; constant loads take the buffer path where
@@ -155,57 +149,20 @@ static void share_rec(walk *w, int path, int ti, const mg_rec *r)
         while (k >= 0 && seen[k] != line) k--;       /* neighbours first */
         if (k >= 0) continue;
         seen[n++] = line;
-        double miss = mg_am_share_touch(&w->sh[path], ti, line, 1);
-        if (miss > 0) miss = mg_am_share_touch(&w->sh[MG_AM_PATHS], ti, block, miss);
+        int miss = mg_am_share_touch(&w->sh[path], ti, line);
+        if (miss > 0) miss = mg_am_share_touch(&w->sh[MG_AM_PATHS], ti, block);
         if (miss < 0) w->sh_failed = 1;
     }
-}
-
-/* The issue rule of the simulator (sim.c) on a timeline where a load
- * takes one latency: a load takes one of the warp's mlp slots (a full
- * warp waits for the oldest); an ALU record waits for the loads it needs
- * (core.load_deps all: every one in flight; trace: all but its `keep`
- * newest load records), which then leave their slots.  w->now ends as
- * the latencies the warp waits for in turn. */
-static void mlp_rec(walk *w, const mg_rec *r, int load)
-{
-    if (load) {
-        if (w->nflight >= w->mlp) {
-            uint32_t k = 0;
-            for (uint32_t i = 1; i < w->nflight; i++)
-                if (w->done[i] < w->done[k]) k = i;
-            if (w->done[k] > w->now) w->now = w->done[k];
-            w->nflight--;
-            w->done[k] = w->done[w->nflight];
-            w->seq[k] = w->seq[w->nflight];
-        }
-        w->done[w->nflight] = w->now + 1;
-        w->seq[w->nflight++] = w->lrec++;
-        w->loads += 1;
-        return;
-    }
-    if (r->type != MG_REC_ALU) return;
-    uint32_t keep = w->dev->load_deps == MG_LOADS_TRACE ? r->keep : 0;
-    uint32_t cut = keep && keep < w->lrec ? w->lrec - keep : keep ? 0 : w->lrec, n = 0;
-    for (uint32_t i = 0; i < w->nflight; i++) {
-        if (w->seq[i] < cut) {
-            if (w->done[i] > w->now) w->now = w->done[i];
-            continue;
-        }
-        w->done[n] = w->done[i];
-        w->seq[n++] = w->seq[i];
-    }
-    w->nflight = n;
 }
 
 static void read_rec(walk *w, const mg_rec *r)
 {
     int path = path_of(w->dev, r->type);
-    mlp_rec(w, r, path >= 0);
     if (path < 0) return;
     int ti = tensor_of(w, path, path == MG_AM_LOCAL ? 0 : r->obj);
     tensor_acc *a = &w->acc[ti];
     uint8_t ln[MG_TRACE_MAX_LANES];
+    if (w->sh && (path == MG_AM_TEX || path == MG_AM_BUF)) share_rec(w, path, ti, r);
     a->lanes_sum += mg_rec_distinct_lanes(r, ln);
     a->recs += 1;
     for (int k = 0; k < w->nsample; k++) {
@@ -228,70 +185,11 @@ static void finish(walk *w)
         t->reuse = a->reuse_n > 0 ? a->reuse_sum / a->reuse_n : 0;
         t->lanes = a->recs > 0 ? a->lanes_sum / a->recs : 0;
     }
-    for (uint32_t i = 0; i < w->nflight; i++)
-        if (w->done[i] > w->now) w->now = w->done[i];
-    w->e->overlap = w->loads > 0 ? w->now / w->loads : 1;
-}
-
-/* Cursors on every warp of wg (*c calloc'd, wg->n_warps of them).
- * Returns 0, -1 out of memory (message in d). */
-static int cursors_of(const mg_trace_wg *wg, mg_trace_cursor **c, mg_diag *d)
-{
-    *c = calloc(wg->n_warps ? wg->n_warps : 1, sizeof **c);
-    if (!*c) return mg_diag_error(d, "out of memory"), -1;
-    for (uint32_t v = 0; v < wg->n_warps; v++) mg_trace_cursor_init(&(*c)[v], wg, v);
-    return 0;
-}
-
-/* Warp c's next record through the shares: a texture or buffer read's
- * distinct lines, a store's bytes into e->store_bytes.  Returns 1, 0 at
- * the warp's end, -1 (message in d). */
-static int share_step(walk *w, mg_trace_cursor *c, mg_rec *r, mg_diag *d)
-{
-    int got = mg_trace_cursor_next(c, r, d);
-    if (got <= 0) return got;
-    int path = path_of(w->dev, r->type);
-    if (path == MG_AM_TEX || path == MG_AM_BUF)
-        share_rec(w, path, tensor_of(w, path, r->obj), r);
-    else if (r->type == MG_REC_IMG_WRITE || r->type == MG_REC_BUF_STORE)
-        w->e->store_bytes += (double)mg_rec_popcount(r) * r->width;
-    if (w->sh_failed) return mg_diag_error(d, "out of memory"), -1;
-    return 1;
-}
-
-int mg_am_walk_shares(const mg_device *dev, const mg_am_params *p, const mg_trace_header *h,
-                      const mg_trace_wg *wg, mg_am_est *e, mg_am_share *sh, mg_diag *d)
-{
-    walk *w = calloc(1, sizeof *w);
-    mg_rec *r = malloc(sizeof *r);
-    mg_trace_cursor *c = NULL;
-    unsigned char *live = NULL;
-    uint32_t nc = wg->n_warps;
-    int rc = -1;
-    if (!w || !r) mg_diag_error(d, "out of memory");
-    else if (!cursors_of(wg, &c, d) && !(live = malloc(nc ? nc : 1)))
-        mg_diag_error(d, "out of memory");
-    if (live) {
-        *w = (walk){.dev = dev, .p = p, .h = h, .e = e, .sh = sh};
-        memset(live, 1, nc);
-        rc = 0;
-        for (uint32_t left = nc; left > 0 && rc == 0;)
-            for (uint32_t k = 0; k < nc && rc == 0; k++) {
-                if (!live[k]) continue;
-                int got = share_step(w, &c[k], r, d);
-                if (got <= 0) live[k] = 0, left--;
-                if (got < 0) rc = -1;
-            }
-    }
-    free(live);
-    free(c);
-    free(r);
-    free(w);
-    return rc;
 }
 
 int mg_am_walk(const mg_device *dev, const mg_am_params *p, const mg_trace_header *h,
-               const mg_trace_wg *wg, uint32_t warp, mg_am_est *e, int *barrier, mg_diag *d)
+               const mg_trace_wg *wg, uint32_t warp, mg_am_est *e, mg_am_share *sh,
+               int *barrier, mg_diag *d)
 {
     walk *w = calloc(1, sizeof *w);
     mg_rec *r = malloc(sizeof *r);
@@ -305,11 +203,10 @@ int mg_am_walk(const mg_device *dev, const mg_am_params *p, const mg_trace_heade
     w->p = p;
     w->h = h;
     w->e = e;
+    w->sh = sh;
     uint32_t lanes = wg->warps[warp].lanes;
     w->nsample = lanes < MG_AM_LANES ? (int)lanes : MG_AM_LANES;
     for (int k = 0; k < w->nsample; k++) w->sample[k] = (uint32_t)k * lanes / (uint32_t)w->nsample;
-    int64_t mlp = dev->max_outstanding_per_warp;
-    w->mlp = mlp < 1 ? 1 : mlp > 64 ? 64 : (uint32_t)mlp;
     *barrier = 0;
     mg_trace_cursor_init(c, wg, warp);
     int got;
@@ -317,7 +214,9 @@ int mg_am_walk(const mg_device *dev, const mg_am_params *p, const mg_trace_heade
         if (r->type == MG_REC_BARRIER) *barrier = 1;
         else read_rec(w, r);
     }
-    if (got == 0) {
+    if (got == 0 && w->sh_failed) {
+        mg_diag_error(d, "out of memory");
+    } else if (got == 0) {
         finish(w);
         rc = 0;
     }

@@ -5,8 +5,8 @@
  * and the same device config (public API; sim/MODEL.md, "The analytical
  * model").
  *
- * One representative work group (the middle one of the grid along each
- * dimension) is generated, its first warp walked record by record:
+ * One representative work group (the middle one of the launch) is
+ * generated, its first warp walked record by record:
  *   thread level (eq. 1): per input tensor, each sampled lane's accesses
  *     give a histogram H of cross-block strides (accesses; moves to another
  *     L1 line; moves to another L2 line / image block, the blocks being the
@@ -19,17 +19,16 @@
  *   work-group level (eq. 4-6): occupancy from registers per item (the
  *     simulator's rule), work groups from the launch, L_g occupancy groups;
  *   integration (eq. 7): L = L_w x L_g.
- * The prediction is the largest of L x o (o: the walked warp's load
- * overlap, its loads in flight at once under the simulator's issue rule),
- * the trace's lower bound (ALU and memory-pipe throughput,
- * sim/model/bound.h) of the work group times the work groups, and the L2
- * and DRAM traffic at their bandwidths, plus the launch overhead: mgsim
- * additions, as TMModel leaves compute out (its candidates differ only in
- * memory behaviour).  The traffic comes from every warp of the walked work
- * group read through the group's share of each cache (its lines over the
- * groups, or warps, resident at once; eq. 3's capacity argument line by
- * line): a line is fetched again with the chance that a cache of its sets
- * and ways evicted it, from its LRU stack distance.
+ * The prediction is the largest of L, the trace's lower bound (ALU and
+ * memory-pipe throughput, sim/model/bound.h) of the work group times the
+ * work groups, and the DRAM traffic at the DRAM bandwidth, plus the launch
+ * overhead: mgsim additions, as TMModel leaves compute out (its candidates
+ * differ only in memory behaviour).  The DRAM traffic is each texture and
+ * buffer input's bytes times its refetch factor: the walked warp's reads
+ * of L2 lines against its share of the L2 (the L2's lines over the warps
+ * resident on the GPU at once; eq. 3's capacity argument at the L2), a
+ * line read again after more than the share of other lines is fetched
+ * again.
  */
 #ifndef MG_ANALYTIC_H
 #define MG_ANALYTIC_H
@@ -44,10 +43,8 @@
 
 /* The analytical model's revision: a screen's choices (and so a cached
  * `mgsim net` search, sim/nettune/nt_cache.c) depend on it.  2: the L2 and
- * DRAM traffic floors; 3: stack distances in sets and ways, the whole
- * work group's traffic with its stores, load overlap, the middle work
- * group of the grid. */
-#define MG_AM_REVISION 3
+ * DRAM traffic floors. */
+#define MG_AM_REVISION 2
 
 /* Memory paths a read can take, and the histogram's bins. */
 enum { MG_AM_TEX, MG_AM_BUF, MG_AM_LOCAL, MG_AM_CONST, MG_AM_PATHS };
@@ -63,8 +60,6 @@ typedef struct mg_am_params {
                                                 per block crossed */
     double   decay[MG_AM_PATHS];             /* D: latency factor per step of thrashing */
     uint64_t lines[MG_AM_PATHS];             /* C: lines of the path's cache (0: none) */
-    double   sets[MG_AM_PATHS];              /* its sets (1: fully associative) */
-    double   l2_sets;                        /* the L2's sets */
     int64_t  line_bytes[MG_AM_PATHS];        /* buffer paths: line and block sizes */
     int64_t  block_bytes[MG_AM_PATHS];
 } mg_am_params;
@@ -92,9 +87,6 @@ typedef struct mg_am_est {
     double       pressure[MG_AM_PATHS];  /* sum w_i s_i, lines */
     int          steps[MG_AM_PATHS];     /* ceil((pressure - C) / C), at least 0 */
     double       lt, lw;                 /* sum of L_t; L_w (eq. 3), cycles */
-    double       overlap;                /* latencies the walked warp waits for in
-                                            turn per load (1/mlp .. 1: its loads
-                                            in flight at once, am_walk.c) */
     uint32_t     regs_per_item;          /* rounded to the allocation granule */
     uint32_t     warps_per_wg;
     uint32_t     occupancy;              /* resident warps per SP (eq. 4) */
@@ -104,13 +96,8 @@ typedef struct mg_am_est {
     uint64_t     lg;                     /* L_g, occupancy groups in turn (eq. 6) */
     double       tm_cycles;              /* L = L_w x L_g (eq. 7) */
     double       floor_cycles;           /* the trace's lower bound, extrapolated */
-    double       l2_share;               /* the walked work group's L2 lines: the L2's
-                                            lines x its warps / the warps resident on
-                                            the GPU */
-    double       store_bytes;            /* the walked work group's image writes and
-                                            buffer stores, bytes (to the L2) */
-    double       l2_bytes;               /* L1 misses' lines and the stores, over
-                                            the launch */
+    double       l2_share;               /* L2 lines per warp resident on the GPU */
+    double       l2_bytes;               /* L1 misses' lines, over the launch */
     double       l2_cycles;              /* l2_bytes at the L2 bandwidth */
     double       dram_bytes;             /* texture and buffer inputs x their dram_amp */
     double       dram_cycles;            /* dram_bytes at the DRAM bandwidth */

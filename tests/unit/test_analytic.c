@@ -10,22 +10,14 @@
  * - warp level: 64 lanes reading rows (w s = 64 > C = 32) take one step of
  *   thrashing, L_w = L_t x D (eq. 2); 2 lanes take none;
  * - work-group level: L_g = ceil(WGs / (SPs x work groups per SP));
- * - traffic floors: the L1 misses in the work group's share of the L1
- *   (its 32 lines over the work groups resident per SP) at the L2
- *   bandwidth, the image's bytes times the L2 refetch factor at the DRAM
- *   bandwidth;
- * - the shares: a line is held while its LRU stack distance (not the
- *   lines fetched since its last read) is below the share; in a cache of
- *   sets, with the binomial chance that fewer than `ways` of every warp's
- *   lines read meanwhile fell in its set;
- * - load overlap: 16 loads and no ALU record in 4 slots wait for 4
- *   latencies in turn (o = 1/4); a load each followed by an ALU record
- *   that needs it, 16 (o = 1). */
+ * - traffic floors: the L1 misses in the warp's share of the L1 (its 32
+ *   lines over the work groups resident per SP) at the L2 bandwidth, the
+ *   image's bytes times the L2 refetch factor at the DRAM bandwidth. */
 #include <CUnit/CUnit.h>
 #include <math.h>
 #include <string.h>
 
-#include "sim/analytic/am_internal.h"
+#include "sim/analytic/analytic.h"
 #include "tests/unit/suites.h"
 
 typedef enum { PAT_ROW, PAT_COL, PAT_BLOCK2 } pattern;
@@ -34,7 +26,6 @@ typedef struct hand {
     mg_trace_header h;
     pattern pat;
     uint32_t lanes;
-    int alu;            /* an ALU record after every load */
     int given;
 } hand;
 
@@ -65,21 +56,13 @@ static int hand_next(void *self, mg_trace_wg *wg, mg_diag *d)
             texel(H->pat, l, k, &r.a[l], &r.b[l]);
         }
         mg_trace_wg_put(wg, &r);
-        if (!H->alu) continue;
-        memset(&r, 0, sizeof r);
-        r.type = MG_REC_ALU;
-        r.lanes = (uint16_t)H->lanes;
-        r.n = r.vec = 1;
-        for (uint32_t l = 0; l < H->lanes; l++) mg_rec_set_active(&r, l);
-        mg_trace_wg_put(wg, &r);
     }
     mg_trace_wg_warp_end(wg);
     return 1;
 }
 
-/* Estimate pattern p over `lanes` lanes, in `wgs` work groups of one warp
- * (alu: an ALU record after every load). */
-static int estimate_alu(pattern p, uint32_t lanes, uint32_t wgs, int alu, mg_am_est *e)
+/* Estimate pattern p over `lanes` lanes, in `wgs` work groups of one warp. */
+static int estimate(pattern p, uint32_t lanes, uint32_t wgs, mg_am_est *e)
 {
     static mg_device dev;
     mg_diag d;
@@ -89,7 +72,6 @@ static int estimate_alu(pattern p, uint32_t lanes, uint32_t wgs, int alu, mg_am_
     memset(&H, 0, sizeof H);
     H.pat = p;
     H.lanes = lanes;
-    H.alu = alu;
     H.h.version = 2;
     snprintf(H.h.kernel, sizeof H.h.kernel, "hand");
     H.h.global[0] = lanes * wgs;
@@ -108,11 +90,6 @@ static int estimate_alu(pattern p, uint32_t lanes, uint32_t wgs, int alu, mg_am_
     if (rc) fprintf(stderr, "\n%s\n", mg_diag_first(&d));
     mg_diag_free(&d);
     return rc;
-}
-
-static int estimate(pattern p, uint32_t lanes, uint32_t wgs, mg_am_est *e)
-{
-    return estimate_alu(p, lanes, wgs, 0, e);
 }
 
 static const double DRAM = 27e-9 * 585e6;
@@ -178,7 +155,7 @@ static void test_groups(void)
     CU_ASSERT_EQUAL(e.wgs, 100);
     CU_ASSERT_EQUAL(e.wgs_per_sp, e.occupancy);
     CU_ASSERT_EQUAL(e.lg, (100 + 2 * e.wgs_per_sp - 1) / (2 * e.wgs_per_sp));
-    CU_ASSERT_DOUBLE_EQUAL(e.tm_cycles, e.lw * e.overlap * (double)e.lg, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(e.tm_cycles, e.lw * (double)e.lg, 1e-6);
     CU_ASSERT_TRUE(e.cycles >= e.tm_cycles && e.cycles >= e.floor_cycles);
 }
 
@@ -201,48 +178,6 @@ static void test_traffic(void)
     CU_ASSERT_DOUBLE_EQUAL(e.l2_bytes, 4 * 32, 1e-6);
 }
 
-static void test_overlap(void)
-{
-    mg_am_est e;
-    /* 16 loads, nothing waits for them: 4 slots, 4 latencies in turn */
-    CU_ASSERT_FATAL(estimate(PAT_ROW, 2, 1, &e) == 0);
-    CU_ASSERT_DOUBLE_EQUAL(e.overlap, 0.25, 1e-12);
-    /* each load needed by the ALU record after it: 16 in turn */
-    CU_ASSERT_FATAL(estimate_alu(PAT_ROW, 2, 1, 1, &e) == 0);
-    CU_ASSERT_DOUBLE_EQUAL(e.overlap, 1, 1e-12);
-}
-
-static void test_share_lru(void)
-{
-    /* a fully associative share of 2 lines: A B A B C A.  The second A and
-     * B are held (1 line between); the last A has B and C since its last
-     * read (stack distance 2): LRU evicted it, though only C was fetched
-     * meanwhile */
-    mg_am_share c;
-    mg_am_share_init(&c, 2, 1, 2);
-    const uint64_t seq[] = {1, 2, 1, 2, 3, 1};
-    const double want[] = {1, 1, 0, 0, 1, 1};
-    for (int i = 0; i < 6; i++)
-        CU_ASSERT_DOUBLE_EQUAL(mg_am_share_touch(&c, 0, seq[i], 1), want[i], 1e-12);
-    CU_ASSERT_DOUBLE_EQUAL(c.fetches[0], 4, 1e-12);
-    CU_ASSERT_EQUAL(c.distinct[0], 3);
-    /* a read reaching the cache with chance 1/2 fetches half a line */
-    CU_ASSERT_DOUBLE_EQUAL(mg_am_share_touch(&c, 0, 9, 0.5), 0.5, 1e-12);
-    mg_am_share_free(&c);
-    /* fully associative: held while the distance is below the share */
-    mg_am_share_init(&c, 4, 1, 32);
-    CU_ASSERT_DOUBLE_EQUAL(mg_am_share_hit(&c, 3), 1, 1e-12);
-    CU_ASSERT_DOUBLE_EQUAL(mg_am_share_hit(&c, 4), 0, 1e-12);
-    mg_am_share_free(&c);
-    /* adreno640's L2 (128 sets of 16 ways) shared by 32 warps, 64 lines
-     * each: 63 lines between, so 63 x 32 = 2016 lines over the sets;
-     * P(Binomial(2016, 1/128) <= 15) (exact, by Python's math.comb) */
-    mg_am_share_init(&c, 64, 128, 16);
-    CU_ASSERT_DOUBLE_EQUAL(mg_am_share_hit(&c, 63), 0.49143271643532693, 1e-9);
-    CU_ASSERT_DOUBLE_EQUAL(mg_am_share_hit(&c, 0), 1, 1e-12);
-    mg_am_share_free(&c);
-}
-
 static void test_predictor_parse(void)
 {
     int p = -1;
@@ -263,8 +198,6 @@ int add_analytic_suite(void)
         !CU_add_test(s, "thrashing: one step of D past C", test_thrashing) ||
         !CU_add_test(s, "occupancy groups: L_g", test_groups) ||
         !CU_add_test(s, "traffic floors: L1 misses, L2 refetch", test_traffic) ||
-        !CU_add_test(s, "load overlap: slots and waits", test_overlap) ||
-        !CU_add_test(s, "shares: LRU stack distance, sets and ways", test_share_lru) ||
         !CU_add_test(s, "--predictor values", test_predictor_parse))
         return -1;
     return 0;
