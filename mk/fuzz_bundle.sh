@@ -102,7 +102,7 @@ fi
 export FUZZ_BIN=bin FUZZ_SEEDS=seeds FUZZ_SUMMARY=summary.tsv FUZZ_COMMIT="$(cat COMMIT)"
 if [ $plan -eq 1 ]; then
     if [ -z "${FUZZ_DONE+set}" ] && [ -d done ]; then
-        FUZZ_DONE=$(ls done/*.tsv 2>/dev/null | tr '\n' ' ')
+        FUZZ_DONE=$(ls done/*.tsv 2>/dev/null | tr '\n' ' ' | sed 's/ $//')
     fi
     export FUZZ_DONE="${FUZZ_DONE:-}"
     exec sh plan.sh out "$cores" "$secs" "$runs" rates.tsv $targets
