@@ -132,7 +132,7 @@ the budget allows reach 10^7 (plan.sh says how; out/plan is the plan):
   ./run.sh --plan 16 560
 
 The executions of the earlier runs whose summaries are in done/
-($(ls "$out/done" 2>/dev/null | tr '\n' ' ')) count toward the 10^7: --plan runs only
+($(ls "$out/done" 2>/dev/null | tr '\n' ' ' | sed 's/ $//')) count toward the 10^7: --plan runs only
 the targets still short of it, each for what it lacks (out/goal lists
 both); \`FUZZ_DONE= ./run.sh --plan ...\` counts none.
 
