@@ -251,15 +251,21 @@ clean:
 #   make fuzz-smoke   each for FUZZ_SMOKE_SECONDS (default 4): CI
 #   make fuzz-long    each for FUZZ_RUNS executions (default 10^7): by hand;
 #                     FUZZ_JOBS processes at once, FUZZ_SPLIT per target;
-#                     summary in doc/runs/fuzz-long.tsv (mk/fuzz.sh)
+#                     summary in FUZZ_LONG_TSV (mk/fuzz.sh): the first free
+#                     of doc/runs/fuzz-long.tsv, fuzz-long-2.tsv, ...
 #   make fuzz-plan    toward FUZZ_RUNS per target on FUZZ_CORES cores within
 #                     FUZZ_BUDGET s of wall time, processes spread by the
-#                     rates in tests/fuzz/rates.tsv (mk/fuzz_plan.sh);
-#                     summary in doc/runs/fuzz-long.tsv
+#                     rates in tests/fuzz/rates.tsv (mk/fuzz_plan.sh), less
+#                     the executions of the runs in FUZZ_DONE (default every
+#                     doc/runs/fuzz-long*.tsv; empty: none); summary in
+#                     FUZZ_LONG_TSV.  `make reliability` sums the runs.
 #   make fuzz-rates   measure those rates (FUZZ_RATES_SECONDS each, CPU
 #                     time) into tests/fuzz/rates.tsv (mk/fuzz_rates.sh)
 #   make fuzz-bundle  the targets packed with a runner into build/fuzz-bundle/,
-#                     for a machine without clang (mk/fuzz_bundle.sh)
+#                     for a machine without clang (mk/fuzz_bundle.sh), with
+#                     the FUZZ_DONE summaries (its run.sh --plan runs only
+#                     what they lack) and FUZZ_RATES (default
+#                     tests/fuzz/rates.tsv) as its rates
 #   make fuzz-corpus  minimize build/fuzz/corpus/ into tests/fuzz/corpus/
 # A crash leaves build/fuzz/NAME-crash-* (replay: build/fuzz/fuzz_NAME FILE).
 # (-Wno-format-nonliteral: clang, unlike gcc, flags the vprintf in base/diag.c.)
@@ -272,6 +278,10 @@ FUZZ_SPLIT   ?= 1
 FUZZ_CORES   ?= 2
 FUZZ_BUDGET  ?= 600
 FUZZ_RATES_SECONDS ?= 20
+FUZZ_RATES   ?= tests/fuzz/rates.tsv
+FUZZ_DONE    ?= $(wildcard $(RUNS_DIR)/fuzz-long.tsv $(RUNS_DIR)/fuzz-long-*.tsv)
+FUZZ_LONG_TSV ?= $(shell f=$(RUNS_DIR)/fuzz-long.tsv n=1; \
+                   while [ -e $$f ]; do n=$$((n + 1)); f=$(RUNS_DIR)/fuzz-long-$$n.tsv; done; echo $$f)
 FUZZ_DIR     := build/fuzz
 FUZZ_FLAGS    = $(CSTD) $(WARN) -Wno-format-nonliteral -O1 -g -fno-omit-frame-pointer \
                 -fsanitize=address,undefined -fno-sanitize-recover=all $(INCLUDES) -MMD -MP
@@ -305,22 +315,22 @@ fuzz-smoke: fuzz-build
 	@sh mk/fuzz.sh $(FUZZ_DIR) time $(FUZZ_SMOKE_SECONDS) $(FUZZ_NAMES)
 
 fuzz-long: fuzz-build
-	@FUZZ_JOBS=$(FUZZ_JOBS) FUZZ_SPLIT=$(FUZZ_SPLIT) FUZZ_SUMMARY=$(RUNS_DIR)/fuzz-long.tsv \
+	@FUZZ_JOBS=$(FUZZ_JOBS) FUZZ_SPLIT=$(FUZZ_SPLIT) FUZZ_SUMMARY=$(FUZZ_LONG_TSV) \
 	    sh mk/fuzz.sh $(FUZZ_DIR) runs $(FUZZ_RUNS) $(FUZZ_NAMES)
 
 fuzz-plan: fuzz-build
-	@FUZZ_SUMMARY=$(RUNS_DIR)/fuzz-long.tsv sh mk/fuzz_plan.sh $(FUZZ_DIR) $(FUZZ_CORES) \
+	@FUZZ_SUMMARY=$(FUZZ_LONG_TSV) FUZZ_DONE="$(FUZZ_DONE)" sh mk/fuzz_plan.sh $(FUZZ_DIR) $(FUZZ_CORES) \
 	    $(FUZZ_BUDGET) $(FUZZ_RUNS) tests/fuzz/rates.tsv $(FUZZ_NAMES)
 
 fuzz-rates: fuzz-build
 	@sh mk/fuzz_rates.sh $(FUZZ_DIR) $(FUZZ_RATES_SECONDS) tests/fuzz/rates.tsv $(FUZZ_NAMES)
 
 fuzz-bundle: fuzz-build
-	@sh mk/fuzz_bundle.sh $(FUZZ_DIR) build/fuzz-bundle $(FUZZ_NAMES)
+	@FUZZ_DONE="$(FUZZ_DONE)" FUZZ_RATES=$(FUZZ_RATES) sh mk/fuzz_bundle.sh $(FUZZ_DIR) build/fuzz-bundle $(FUZZ_NAMES)
 
 # The reliability report (doc/RELIABILITY.md): the hostile-input corpus
 # (with build/asan/bin too when `make check` built it), the summaries in
-# doc/runs/ (tsan, memcheck, fuzz-long) and a `make fuzz`
+# doc/runs/ (tsan, memcheck, fuzz-long*: summed) and a `make fuzz`
 # run; a few minutes, not part of `make test`.
 reliability: $(MGSIM) $(MGPROBE)
 	@RUNS_DIR=$(RUNS_DIR) sh mk/reliability.sh "$(MGSIM)" "$(MGPROBE)" doc/RELIABILITY.md

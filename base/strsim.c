@@ -12,6 +12,23 @@ size_t mg_edit_distance_max(const char *a, const char *b, size_t max)
     if (la > STRSIM_MAX) la = STRSIM_MAX;
     if (lb > STRSIM_MAX) lb = STRSIM_MAX;
     if ((la > lb ? la - lb : lb - la) > max) return max + 1;   /* a lower bound */
+    /* A second lower bound, linear: an edit changes the letter counts by
+     * at most 2 in all (a substitution -1 and +1, an insertion or deletion
+     * 1, a transposition 0), so the distance is at least half the L1
+     * difference of the two words' letter counts.  Most candidates of a
+     * suggestion fail here, without the quadratic table. */
+    if (max < la + lb) {
+        int cnt[256] = {0};
+        size_t l1 = 0;
+        for (size_t i = 0; i < la; i++) cnt[(unsigned char)a[i]]++;
+        l1 = la;
+        for (size_t j = 0; j < lb; j++) {
+            int *c = &cnt[(unsigned char)b[j]];
+            if (*c > 0) l1--; else l1++;
+            (*c)--;
+        }
+        if ((l1 + 1) / 2 > max) return max + 1;
+    }
     /* Three rolling rows: i-2, i-1, i.  A cell is at least the minimum of
      * the row above or (by a transposition) of the row two above, so once
      * two rows in a row exceed max, every later one does. */

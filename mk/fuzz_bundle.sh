@@ -16,6 +16,14 @@
 #   OUT/seeds/, OUT/tests/fuzz/corpus/   the seeds and committed corpus
 #   OUT/configs/devices/, OUT/tests/golden/data/ the files the targets load
 #   OUT/COMMIT, OUT/TARGETS, OUT/README.txt
+#   OUT/rates.tsv           FUZZ_RATES (default tests/fuzz/rates.tsv), the
+#                           rates --plan plans with
+#   OUT/done/               the summaries of earlier long runs named by
+#                           FUZZ_DONE (`make fuzz-bundle`: every
+#                           doc/runs/fuzz-long*.tsv): run.sh --plan counts
+#                           their executions toward RUNS, so it plans only
+#                           the targets still short, for what they lack
+#                           (FUZZ_DONE= ./run.sh --plan ... ignores them)
 #
 # and OUT.tar.gz, the same packed (about a quarter of the size: what to
 # copy to a machine, or to carry to a device run).
@@ -46,8 +54,11 @@ cp -R tests/fuzz/corpus "$out/tests/fuzz/"
 sh mk/fuzz.sh "$out" seeds 0 || exit 2
 cp mk/fuzz.sh "$out/fuzz.sh"
 cp mk/fuzz_plan.sh "$out/plan.sh"
-cp tests/fuzz/rates.tsv "$out/rates.tsv"
+cp "${FUZZ_RATES:-tests/fuzz/rates.tsv}" "$out/rates.tsv" || exit 2
 echo "$*" > "$out/TARGETS"
+if [ -n "${FUZZ_DONE:-}" ]; then
+    mkdir -p "$out/done" && cp $FUZZ_DONE "$out/done/" || exit 2
+fi
 git rev-parse --short HEAD > "$out/COMMIT" 2>/dev/null || echo '?' > "$out/COMMIT"
 
 cat > "$out/run.sh" <<'EOF'
@@ -57,9 +68,11 @@ cat > "$out/run.sh" <<'EOF'
 # SPLIT processes (default JOBS) that share its corpus.
 # run.sh --plan CORES SECONDS [RUNS [TARGET...]] - every target toward
 # RUNS executions (default 10^7) on CORES cores, all done within SECONDS
-# of wall time, processes given by the rates in rates.tsv (plan.sh).
-# Writes summary.tsv (what `make reliability` reads as
-# doc/runs/fuzz-long.tsv) and out/ (logs, the corpus found, crash-*
+# of wall time, processes given by the rates in rates.tsv (plan.sh);
+# the executions of the earlier runs in done/ count toward RUNS (set
+# FUZZ_DONE to other summaries, or empty to count none).
+# Writes summary.tsv (what `make reliability` reads as the next
+# doc/runs/fuzz-long-N.tsv) and out/ (logs, the corpus found, crash-*
 # artifacts).  README.txt says more.
 set -u
 cd "$(dirname "$0")" || exit 2
@@ -88,6 +101,10 @@ if ! "$probe" -help=1 >/dev/null 2>&1; then
 fi
 export FUZZ_BIN=bin FUZZ_SEEDS=seeds FUZZ_SUMMARY=summary.tsv FUZZ_COMMIT="$(cat COMMIT)"
 if [ $plan -eq 1 ]; then
+    if [ -z "${FUZZ_DONE+set}" ] && [ -d done ]; then
+        FUZZ_DONE=$(ls done/*.tsv 2>/dev/null | tr '\n' ' ' | sed 's/ $//')
+    fi
+    export FUZZ_DONE="${FUZZ_DONE:-}"
     exec sh plan.sh out "$cores" "$secs" "$runs" rates.tsv $targets
 fi
 FUZZ_JOBS=$jobs FUZZ_SPLIT=$split exec sh fuzz.sh out runs "$runs" $targets
@@ -114,14 +131,20 @@ the budget allows reach 10^7 (plan.sh says how; out/plan is the plan):
 
   ./run.sh --plan 16 560
 
+The executions of the earlier runs whose summaries are in done/
+($(ls "$out/done" 2>/dev/null | tr '\n' ' ' | sed 's/ $//')) count toward the 10^7: --plan runs only
+the targets still short of it, each for what it lacks (out/goal lists
+both); \`FUZZ_DONE= ./run.sh --plan ...\` counts none.
+
 Each process may use 2 GiB (-rss_limit_mb=2048); scratch files go to
 /dev/shm (TMPDIR overrides).  The bundle needs only itself: its lib/
 holds libcjson and the C++ runtime; when the machine's glibc is older
 than the build's, run.sh uses lib/glibc/ (a message says so).
 
 Results: summary.tsv (target, executions, seconds, processes, crashes,
-result; copy it to doc/runs/fuzz-long.tsv in the repository and run
-\`make reliability\`), out/TARGET.K.log (each process's log), out/corpus/
+result; copy it to the next free doc/runs/fuzz-long-N.tsv in the
+repository (fuzz-long.tsv for the first) and run \`make reliability\`,
+which sums the runs), out/TARGET.K.log (each process's log), out/corpus/
 (the inputs found: copy to build/fuzz/corpus/ and \`make fuzz-corpus\`),
 out/TARGET-crash-* (and -timeout-, -leak-, -oom-): a finding, replayed
 here by \`LD_LIBRARY_PATH=lib bin/fuzz_TARGET FILE\` (from this folder)

@@ -4,9 +4,15 @@
 # SECONDS of wall time (a fuzz bundle's `run.sh --plan`; from the
 # repository root or a bundle's).
 #
+# FUZZ_DONE, when set, lists summaries of earlier long runs (mk/fuzz.sh's
+# TSV: doc/runs/fuzz-long*.tsv); a target's executions there, summed over
+# them, count toward RUNS: it is planned for RUNS less that sum (its
+# "goal"), and a target already at RUNS is left out.  Unset or empty:
+# every target gets RUNS.
+#
 # RATES is a TSV of "target<TAB>executions per second of one process"
 # (tests/fuzz/rates.tsv, measured; a target missing from it is taken at
-# 500/s).  A target needs RUNS/rate core-seconds.  When all of them fit
+# 500/s).  A target needs its goal/rate core-seconds.  When all of them fit
 # in the cores' time (CORES x (SECONDS - FUZZ_MARGIN), less FUZZ_START
 # per process), each target gets its need, scaled up
 # to fill the cores (slack for a slower machine); when they do not, each
@@ -25,7 +31,8 @@
 # for a target the plan left short (the neediest first, one per lane in
 # turn) until the end.  All pieces of a target share its corpus.
 #
-# Writes DIR/plan (lane, target, piece, runs, planned seconds with its
+# Writes DIR/goal (target, executions to run here, done before),
+# DIR/plan (lane, target, piece, runs, planned seconds with its
 # start-up, the target's need, the piece's fuzzing seconds; read
 # "need" as core-seconds), DIR/TARGET.K.log, DIR/summary (mk/fuzz.sh: executions summed
 # over the target's pieces, crashes) and FUZZ_SUMMARY when set.  Exit 1
@@ -53,15 +60,37 @@ for t in "$@"; do
         { echo "mk/fuzz_plan.sh: ${FUZZ_BIN:-$dir}/fuzz_$t missing (make fuzz-build)" >&2; exit 2; }
 done
 mkdir -p "$dir" || exit 2
+
+# Each target's goal: RUNS less its executions in the FUZZ_DONE summaries.
+for f in ${FUZZ_DONE:-}; do
+    [ -r "$f" ] || { echo "mk/fuzz_plan.sh: FUZZ_DONE: $f: cannot read" >&2; exit 2; }
+done
+echo "$*" | tr ' ' '\n' | awk -v R="$runs" -v files="${FUZZ_DONE:-}" '
+    BEGIN { nf = split(files, f, " ")
+            for (i = 1; i <= nf; i++)
+                while ((getline l < f[i]) > 0)
+                    if (l !~ /^#/) { split(l, c, "\t"); done[c[1]] += c[2]; if (c[2] > 0) runs[c[1]]++ } }
+    NF { d = done[$1] + 0; g = R - d; if (g < 0) g = 0; printf "%s %d %d %d\n", $1, g, d, runs[$1] + 0 }' \
+    > "$dir/goal" || exit 2
+if [ -n "${FUZZ_DONE:-}" ]; then
+    echo "fuzz-plan: $(echo $FUZZ_DONE | wc -w) earlier runs (${FUZZ_DONE}) count toward $runs:"
+    awk '{ printf "fuzz-plan:   %-9s %9d done in %d runs, %9d to go%s\n", $1, $3, $4, $2,
+                  ($2 > 0 ? "" : " (reached: left out)") }' "$dir/goal"
+fi
+set -- $(awk '$2 > 0 { print $1 }' "$dir/goal")
+if [ $# -eq 0 ]; then
+    echo "fuzz-plan: every target has $runs executions already; nothing to run"
+    exit 0
+fi
 [ -n "${FUZZ_SEEDS:-}" ] || sh "$fuzz" "$dir" seeds 0 || exit 2
 
 # The plan: "lane target piece runs seconds need fuzzing" per piece
 # (seconds: planned, start-up included; need: the target's core-seconds
 # for RUNS; fuzzing: this piece's share of them).
-echo "$*" | tr ' ' '\n' | awk -v C="$cores" -v T="$lane_s" -v R="$runs" -v S="$start" -v rf="$rates" '
+awk '$2 > 0' "$dir/goal" | awk -v C="$cores" -v T="$lane_s" -v S="$start" -v rf="$rates" '
     BEGIN { while ((getline l < rf) > 0) if (l !~ /^#/) { split(l, f, "\t"); rate[f[1]] = f[2] } }
-    NF { t[++n] = $1; r = ($1 in rate) && rate[$1] > 0 ? rate[$1] : 500
-         need[n] = R / r; sum += need[n] }
+    NF { t[++n] = $1; R[n] = $2; r = ($1 in rate) && rate[$1] > 0 ? rate[$1] : 500
+         need[n] = R[n] / r; sum += need[n] }
     END {
         W = T - S; if (W < 1) W = 1            # fuzzing time of a lane-long piece
         cap = C * T - (n + C) * S              # about n + C pieces start
@@ -88,7 +117,7 @@ echo "$*" | tr ' ' '\n' | awk -v C="$cores" -v T="$lane_s" -v R="$runs" -v S="$s
                 if (room < 1) room = left       # past the last lane: its guards trim it
                 take = left < room ? left : room
                 m++; pl[m] = l; pt[m] = i; pf[m] = take; ps[m] = take + S
-                pk[m] = ++np[i]; pr[m] = int(R * take / a[i] + 0.999999)
+                pk[m] = ++np[i]; pr[m] = int(R[i] * take / a[i] + 0.999999)
                 used += take + S; left -= take
             }
         }
@@ -97,7 +126,7 @@ echo "$*" | tr ' ' '\n' | awk -v C="$cores" -v T="$lane_s" -v R="$runs" -v S="$s
                    need[pt[q]], pf[q]
     }' > "$dir/plan" || exit 2
 
-echo "fuzz-plan: $# targets, $cores lanes of ${lane_s}s, $runs executions each where the rates allow:"
+echo "fuzz-plan: $# targets, $cores lanes of ${lane_s}s, each toward its goal ($runs$([ -n "${FUZZ_DONE:-}" ] && echo ' less earlier runs')) where the rates allow:"
 awk '{ p[$2]++; f[$2] += $7; need[$2] = $6; if (!($2 in o)) o[$2] = ++n }
      END { for (t in o) printf "fuzz-plan:   %-9s %2d pieces, %6.0f core-s of fuzzing planned, %8.0f needed%s\n",
                                 t, p[t], f[t], need[t], (f[t] + 1 < need[t] ? " (short)" : "") }' "$dir/plan" | sort
@@ -134,7 +163,7 @@ while [ $l -le "$cores" ]; do
         if [ -n "$short" ] && [ "$left" -ge $((start + 10)) ]; then
             t=$(echo "$short" | awk -v l=$l '{ print $((l - 1) % NF + 1) }')
             echo "fuzz: lane $l: ${left}s left; topping up $t"
-            FUZZ_MAX_TIME=$left sh "$fuzz" --piece "$dir" runs "$runs" "$t" "x$l"
+            FUZZ_MAX_TIME=$left sh "$fuzz" --piece "$dir" runs "$(awk -v t="$t" '$1 == t { print $2 }' "$dir/goal")" "$t" "x$l"
         fi
     ) &
     l=$((l + 1))
@@ -145,4 +174,7 @@ set --
 for t in $(awk '{ print $2 }' "$dir/plan" | awk '!s[$0]++'); do
     set -- "$@" "$t:$(awk -v t="$t" '$2 == t' "$dir/plan" | wc -l | tr -d ' ')"
 done
-sh "$fuzz" --summary "$dir" "plan runs $runs, $cores lanes, budget ${budget}s, $wall s wall" "$@"
+what="plan runs $runs, $cores lanes, budget ${budget}s, $wall s wall"
+[ -z "${FUZZ_DONE:-}" ] ||
+    what="plan runs $runs less $(echo $FUZZ_DONE | wc -w) earlier runs ($(for f in $FUZZ_DONE; do basename "$f"; done | tr '\n' ' ' | sed 's/ $//')), $cores lanes, budget ${budget}s, $wall s wall"
+sh "$fuzz" --summary "$dir" "$what" "$@"

@@ -13,9 +13,11 @@
 #   - the fuzz targets: `make fuzz` for FUZZ_SECONDS (default 8) each, the
 #     executions of each as libFuzzer counted them;
 #   - the summaries of the runs too long to repeat here, when RUNS_DIR
-#     (default doc/runs) holds them: fuzz-long.tsv (`make fuzz-long` or
-#     the fuzz bundle's run.sh), tsan.tsv (`make tsan`), memcheck.tsv
-#     (`make memcheck`), each with the date and commit it ran on.
+#     (default doc/runs) holds them: fuzz-long.tsv, fuzz-long-2.tsv, ...
+#     (`make fuzz-long`, `make fuzz-plan` or the fuzz bundle's run.sh; the
+#     executions summed per target over the runs, each run listed),
+#     tsan.tsv (`make tsan`), memcheck.tsv (`make memcheck`), each with
+#     the date and commit it ran on.
 # Takes about 3-4 minutes on 2 cores.
 set -u
 MGSIM=$1 MGPROBE=$2 OUT=$3
@@ -50,7 +52,39 @@ fuzzlong() {
     grep -v '^#' "$1" | awk -F'\t' '{ printf "| %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6 }'
     echo
     grep -v '^#' "$1" | awk -F'\t' '{ n++; if ($2 >= 10000000) r++; if ($5 > 0) c++ }
-        END { printf "%d of %d targets reached 10^7 executions; %d had a crash.\n", r, n, c }'
+        END { printf "In this run %d of %d targets reached 10^7 executions; %d had a crash.\n", r, n, c }'
+}
+
+# fuzzsum FILE...: the executions of the long runs FILE... summed per
+# target (every target of tests/fuzz/, those in no run at 0), how many
+# runs gave each some, the crashes, whether the sum reaches 10^7; then
+# each run's own table.
+fuzzsum() {
+    echo "Summed over $# run$([ $# -gt 1 ] && echo s) ($(for f in "$@"; do printf '`%s` ' "$f"; done | sed 's/ $//'));"
+    echo "a run's executions count whatever the commit it ran on (each run says"
+    echo "which), those of a process stopped by a finding up to the finding:"
+    echo
+    echo "| target | executions | runs | crashes | 10^7 reached |"
+    echo "|---|---|---|---|---|"
+    { for f in tests/fuzz/fuzz_*.c; do t=${f##*/fuzz_}; printf '%s\t0\t0\t0\t0\n' "${t%.c}"; done
+      for f in "$@"; do grep -v '^#' "$f" | awk -F'\t' '{ printf "%s\t%s\t%d\t%s\t0\n", $1, $2, ($2 > 0), $5 }'; done
+    } | awk -F'\t' '{ if (!($1 in e)) o[++n] = $1; e[$1] += $2; r[$1] += $3; c[$1] += $4 }
+        END { for (i = 1; i <= n; i++) { t = o[i]
+                  printf "| %s | %.0f | %d | %d | %s |\n", t, e[t], r[t], c[t], (e[t] >= 10000000 ? (c[t] > 0 ? "yes, but a run stopped on a crash" : "yes") : "no, " sprintf("%.0f", 10000000 - e[t]) " short") }
+              for (i = 1; i <= n; i++) { t = o[i]; if (e[t] >= 10000000) y++; if (c[t] > 0) k++ }
+              printf "\n%d of %d targets reached 10^7 executions, summed over the runs; %d had a crash in some run.\n", y, n, k }' \
+      > "$tmp/fuzzsum"
+    sed '$d' "$tmp/fuzzsum" | sed '$d'
+    echo
+    tail -1 "$tmp/fuzzsum"
+    i=0
+    for f in "$@"; do
+        i=$((i + 1))
+        echo
+        echo "#### Run $i"
+        echo
+        fuzzlong "$f"
+    done
 }
 
 # rtcheck FILE: the counts of a `make tsan` or `make memcheck` summary
@@ -158,11 +192,16 @@ grep '^fuzz: [0-9]* passed' "$tmp/fuzz" | sed 's/^/\n/'
 echo
 echo "### 10^7 executions per target"
 echo
-echo "\`make fuzz-long FUZZ_JOBS=N FUZZ_SPLIT=K\` here, or \`run.sh RUNS JOBS\` of"
-echo "\`make fuzz-bundle\` on a machine without clang, writes the summary folded in here."
+echo "\`make fuzz-long\` or \`make fuzz-plan\` here, or \`run.sh\` of \`make fuzz-bundle\`"
+echo "on a machine without clang, writes a run's summary (\`$runs/fuzz-long.tsv\`, then"
+echo "\`fuzz-long-2.tsv\`, ...); a later run plans only the targets still short of"
+echo "10^7, for what they lack. The runs, summed:"
 echo
-if [ -s "$runs/fuzz-long.tsv" ]; then fuzzlong "$runs/fuzz-long.tsv"
-else echo "No summary (\`$runs/fuzz-long.tsv\`): no long run recorded."; fi
+set -- $( [ -f "$runs/fuzz-long.tsv" ] && echo "$runs/fuzz-long.tsv"
+          ls "$runs"/fuzz-long-*.tsv 2>/dev/null |
+              sed 's/.*fuzz-long-\([0-9]*\)\.tsv$/\1 &/' | sort -n | cut -d' ' -f2-)
+if [ $# -gt 0 ]; then fuzzsum "$@"
+else echo "No summary (\`$runs/fuzz-long*.tsv\`): no long run recorded."; fi
 echo
 echo "## Sanitizers"
 echo

@@ -11,7 +11,20 @@
 #include <unistd.h>
 
 static char tmpdir[4096];
-static int saved_stderr = -1;
+static int saved_stderr = -1, devnull = -1;
+
+/* ASan's defaults for the targets (ASAN_OPTIONS still overrides them): a
+ * 32 MiB quarantine instead of 256 MiB, and freed memory kept rather than
+ * given back to the system every 5 s.  An input allocates kilobytes, so a
+ * use after free within one (or the next thousands) is caught as before;
+ * what goes is the churn through a quarter-gigabyte of memory that the
+ * kernel had to fault in again and again (page faults were a fifth to a
+ * third of the slow targets' time; 1.2-1.9x faster). */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void)
+{
+    return "quarantine_size_mb=32:allocator_release_to_os_interval_ms=-1";
+}
 
 /* Abort with a message: the harness itself failed. */
 static void die(const char *what)
@@ -101,10 +114,9 @@ void mg_fuzz_quiet(int on)
     fflush(stderr);
     if (on) {
         if (saved_stderr < 0) saved_stderr = dup(2);
-        int null = open("/dev/null", O_WRONLY);
-        if (null < 0 || saved_stderr < 0) die("cannot open /dev/null");
-        dup2(null, 2);
-        close(null);
+        if (devnull < 0) devnull = open("/dev/null", O_WRONLY);   /* once, kept */
+        if (devnull < 0 || saved_stderr < 0) die("cannot open /dev/null");
+        dup2(devnull, 2);
     } else if (saved_stderr >= 0) {
         dup2(saved_stderr, 2);
     }

@@ -1,6 +1,7 @@
 /* test_config.c - the device-config schema table, loader and cross-field
  * rules (sim/config). */
 #include <CUnit/CUnit.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,11 +89,25 @@ static void expect_ok(const char *key, const char *val)
 static void test_schema_integrity(void)
 {
     CU_ASSERT_TRUE(mg_schema_count <= MG_MAX_FIELDS);
+    CU_ASSERT_PTR_NULL(mg_schema_find("", NULL));
+    CU_ASSERT_PTR_NULL(mg_schema_find("core", NULL));
+    CU_ASSERT_PTR_NULL(mg_schema_find("no.such.key", NULL));
     for (size_t i = 0; i < mg_schema_count; i++) {
         const mg_field *f = &mg_schema[i];
         size_t j;
         CU_ASSERT_PTR_EQUAL(mg_schema_find(f->key, &j), f);   /* keys unique */
         CU_ASSERT_EQUAL(j, i);
+        /* near misses of every key are not found (the hashed index) */
+        char near[96];
+        size_t kl = strlen(f->key);
+        snprintf(near, sizeof near, "%sx", f->key);
+        CU_ASSERT_PTR_NULL(mg_schema_find(near, NULL));
+        snprintf(near, sizeof near, "%.*s", (int)(kl - 1), f->key);
+        const mg_field *g = mg_schema_find(near, NULL);
+        CU_ASSERT_TRUE(!g || !strcmp(g->key, near));        /* found: that key */
+        snprintf(near, sizeof near, "%s", f->key);
+        near[0] = (char)(near[0] ^ 0x20);                   /* case */
+        CU_ASSERT_PTR_NULL(mg_schema_find(near, NULL));
         CU_ASSERT_PTR_NOT_NULL(f->help);
         CU_ASSERT_PTR_NOT_NULL(f->unit);
         if (f->type == MG_T_ENUM) CU_ASSERT_PTR_NOT_NULL(f->names);

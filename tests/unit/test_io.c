@@ -137,6 +137,54 @@ static void test_load_missing(void)
     mg_diag_free(&d);
 }
 
+/* mg_read_file: regular files of sizes around its first buffer and at
+ * the limit (sized from fstat), an empty one, and a /proc file (size 0
+ * reported, content there) by the growing loop. */
+static void test_read_file(void)
+{
+    char path[] = "/tmp/mgsim-readfile.XXXXXX";
+    int fd = mkstemp(path);
+    CU_ASSERT_TRUE_FATAL(fd >= 0);
+    close(fd);
+    static const size_t sizes[] = {0, 1, 100, 4095, 4096, 4097, 10000, 70000};
+    char *want = malloc(70001);
+    for (size_t i = 0; i < 70000; i++) want[i] = (char)('a' + i * 7 % 26);
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+        size_t sz = sizes[k], len = 123;
+        FILE *f = fopen(path, "wb");
+        CU_ASSERT_EQUAL(fwrite(want, 1, sz, f), sz);
+        fclose(f);
+        mg_diag d;
+        mg_diag_init(&d);
+        char *got = mg_read_file(path, 1 << 20, &len, &d);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(got);
+        CU_ASSERT_EQUAL(len, sz);
+        CU_ASSERT_EQUAL(got[sz], '\0');
+        CU_ASSERT_TRUE(memcmp(got, want, sz) == 0);
+        free(got);
+        /* the limit: a file of max bytes loads, one of max + 1 does not */
+        got = mg_read_file(path, sz, &len, &d);
+        CU_ASSERT_TRUE(got != NULL && len == sz);
+        free(got);
+        CU_ASSERT_FALSE(mg_diag_failed(&d));
+        if (sz) {
+            got = mg_read_file(path, sz - 1 > 4096 ? sz - 1 : 4096, &len, &d);
+            CU_ASSERT_EQUAL(got == NULL, sz > 4096);
+            free(got);
+        }
+        mg_diag_free(&d);
+    }
+    free(want);
+    unlink(path);
+    size_t len = 0;
+    mg_diag d;
+    mg_diag_init(&d);
+    char *got = mg_read_file("/proc/self/status", 1 << 20, &len, &d);
+    CU_ASSERT_TRUE(got != NULL && len > 0 && strstr(got, "Name:") != NULL);
+    free(got);
+    mg_diag_free(&d);
+}
+
 static char *write_to_string(const cJSON *j)
 {
     char *buf = NULL;
@@ -300,6 +348,7 @@ int add_jsonfile_suite(void)
     if (!CU_add_test(s, "parse_errors", test_parse_errors) ||
         !CU_add_test(s, "many_keys", test_many_keys) ||
         !CU_add_test(s, "load_missing", test_load_missing) ||
+        !CU_add_test(s, "read_file", test_read_file) ||
         !CU_add_test(s, "parse_strings", test_parse_strings))
         return -1;
     return 0;

@@ -71,18 +71,20 @@ static const char *ref_suggest(const char *w, const char *const *c, size_t n)
     return best;
 }
 
-/* A pseudo-random word of 0..20 letters from a 3-letter alphabet (so that
- * near words are common). */
-static void random_word(uint64_t *x, char *w)
+/* A pseudo-random word of 0..20 letters from an alphabet of `abc` letters
+ * (3: near words are common). */
+static void random_word_of(uint64_t *x, char *w, unsigned abc)
 {
     *x = *x * 6364136223846793005ull + 1442695040888963407ull;
     size_t n = (size_t)(*x >> 59) % 21;
     for (size_t i = 0; i < n; i++) {
         *x = *x * 6364136223846793005ull + 1442695040888963407ull;
-        w[i] = (char)('a' + (*x >> 61) % 3);
+        w[i] = (char)('a' + (abc == 3 ? (*x >> 61) % 3 : (*x >> 40) % abc));
     }
     w[n] = '\0';
 }
+
+static void random_word(uint64_t *x, char *w) { random_word_of(x, w, 3); }
 
 /* The bounded distance and the pruned suggestion agree with the plain
  * ones on random words: exact when within the bound, bound + 1 beyond. */
@@ -101,6 +103,29 @@ static void test_bounded(void)
         if (mg_suggest(w[0], cands, 7) != ref_suggest(w[0], cands, 7)) bad++;
     }
     CU_ASSERT_EQUAL(bad, 0);
+}
+
+/* The letter-count bound (which lets mg_edit_distance_max skip its table)
+ * never turns a distance within max into max + 1: random words over 3 and
+ * 8 letters, anagrams (count difference 0) and disjoint words (the bound
+ * exact) against the plain table, every max from 0 to 12. */
+static void test_count_bound(void)
+{
+    uint64_t x = 777;
+    char a[24], b[24];
+    int bad = 0;
+    for (int r = 0; r < 4000; r++) {
+        random_word_of(&x, a, r % 2 ? 8 : 3);
+        random_word_of(&x, b, r % 2 ? 8 : 3);
+        size_t d = ref_distance(a, b);
+        for (size_t max = 0; max <= 12; max++)
+            if (mg_edit_distance_max(a, b, max) != (d <= max ? d : max + 1)) bad++;
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT_EQUAL(mg_edit_distance_max("listen", "silent", 4), 4);   /* anagrams */
+    CU_ASSERT_EQUAL(mg_edit_distance_max("abc", "xyz", 3), 3);         /* disjoint */
+    CU_ASSERT_EQUAL(mg_edit_distance_max("abc", "xyz", 2), 3);         /* cut: max + 1 */
+    CU_ASSERT_EQUAL(mg_edit_distance_max("abcd", "dcba", 3), 3);
 }
 
 static void test_hint(void)
@@ -133,7 +158,8 @@ int add_strsim_suite(void)
     if (!s) return -1;
     if (!CU_add_test(s, "distance", test_distance) || !CU_add_test(s, "suggest", test_suggest) ||
         !CU_add_test(s, "hint", test_hint) ||
-        !CU_add_test(s, "bounded", test_bounded) || !CU_add_test(s, "hash", test_hash))
+        !CU_add_test(s, "bounded", test_bounded) ||
+        !CU_add_test(s, "count bound", test_count_bound) || !CU_add_test(s, "hash", test_hash))
         return -1;
     return 0;
 }
