@@ -305,7 +305,7 @@ static void test_cout_rejects(void)
 }
 
 /* pack_in=1: the input is TVM's data_vec [Ho][nx][Cin][stride+K-1]
- * [TW stride+K-1]; the flops, features and register estimate of the
+ * [TW stride+K-1], the weights its kernel_vec; the flops, features and register estimate of the
  * NHWC kernel; the same loads but the padding's (read from data_vec, not
  * skipped); the host's data_vec holds one NHWC input, zeros in the
  * padding and the same value where tiles overlap.  pack_in=2 adds the
@@ -345,6 +345,12 @@ static void test_pack_in(void)
     CU_ASSERT_EQUAL(at, ((1 * 2 + 1) * 8 + 3) * 24 + 1 * 6 + 2);
     CU_ASSERT_EQUAL(mg_conv_xp_index(&g.s, &geo, 1, 1, 1, 1, 2, 3), at + 2);   /* stride 2 */
     CU_ASSERT_EQUAL(mg_conv_xp_index(&g.s, &geo, 1, 1, 0, 1, 2, 4), at + 24);  /* next channel */
+    /* the weights as TVM's kernel_vec [Cout/TC][Cin][K][K][TC]: the taps
+     * inside the channels, as the loop walks them */
+    int64_t wat = mg_conv_w_index(&g.s, &geo, 3, 1, 2, 5);
+    CU_ASSERT_EQUAL(wat, ((5 * 3 + 1) * 3 + 2) * 8 + 3);
+    CU_ASSERT_EQUAL(mg_conv_w_index(&g.s, &geo, 3, 2, 0, 5), wat + 8);    /* the next tap */
+    CU_ASSERT_EQUAL(mg_conv_w_index(&g.s, &geo, 3, 0, 0, 6), wat + 8);    /* the next channel */
     /* the host's data_vec: padding 0; tile 0's last columns are tile 1's first */
     mg_host h;
     CU_ASSERT_EQUAL_FATAL(mg_host_init(&g, &h), 0);

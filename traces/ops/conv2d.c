@@ -62,8 +62,12 @@
  * stride columns (and rows), which data_vec stores twice.  The host fills
  * X as TVM's packing would from one NHWC input (init(): zeros in the
  * padding), so the kernel is a true convolution.  It takes vec_axis=cout
- * (one scalar of a channel a step).  Features, registers and flops are
- * the NHWC kernel's.  pack_in=2 adds TVM's packing kernel as a pre-pass
+ * (one scalar of a channel a step) and takes TVM's loop order with it,
+ * the input channels outside the taps ([kc, kh, kw]: per channel, the
+ * item walks its window), and the weights packed as TVM's kernel_vec,
+ * [Cout/TC][Cin][K][K][TC] (layout_w=packed's taps and channels
+ * swapped, so that they stay one rising stream).  Features, registers
+ * and flops are the NHWC kernel's.  pack_in=2 adds TVM's packing kernel as a pre-pass
  * of the same launch: after its ids, each item copies channels gz, gz +
  * nz, ... < Cin of its tile's window (rows ho stride - pad + r, columns
  * gx TW stride - pad + c) from the NCHW input XS [1][Cin][H][W] (one
@@ -238,6 +242,8 @@ int64_t mg_conv_w_index(const mg_schedule *s, const mg_conv_geom *g, int64_t co,
                         int64_t kx, int64_t ci)
 {
     if (!g->pack_w) return ((co * s->K + ky) * s->K + kx) * s->Cin + ci;
+    if (g->pack_x)      /* TVM's kernel_vec [Cout/TC][Cin][K][K][TC] (channels outer) */
+        return (((co / g->TC * s->Cin + ci) * s->K + ky) * s->K + kx) * g->TC + co % g->TC;
     int64_t tap = (co / g->TC * s->K + ky) * s->K + kx;
     return ((tap * (s->Cin / g->XV) + ci / g->XV) * g->TC + co % g->TC) * g->XV + ci % g->XV;
 }

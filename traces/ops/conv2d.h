@@ -77,7 +77,9 @@ void mg_conv_geom_of(const mg_schedule *s, mg_conv_geom *g);
 /* The element index of weight (co, ky, kx, ci) of a standard conv's
  * buffer: [Cout][K][K][Cin], or packed, [Cout/TC][K][K][Cin/XV][TC][XV]
  * (each item's weights in the order it reads them: one stream; with
- * vec_axis=cout, XV = 1: [Cout/TC][K][K][Cin][TC]). */
+ * vec_axis=cout, XV = 1: [Cout/TC][K][K][Cin][TC]; with pack_in, whose
+ * loop has the channels outside the taps, TVM's kernel_vec
+ * [Cout/TC][Cin][K][K][TC]). */
 int64_t mg_conv_w_index(const mg_schedule *s, const mg_conv_geom *g, int64_t co, int64_t ky,
                         int64_t kx, int64_t ci);
 

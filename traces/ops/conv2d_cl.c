@@ -73,8 +73,12 @@ static void emit_cout_weights(const mg_schedule *s, const mg_kernel *k, const mg
     long long TW = g->TW, TC = g->TC, V = g->V, K = s->K, NW = g->nw;
     char e[256];
     mg_sb_printf(o, "            for (int c = 0; c < %lld; c++) wv[c] = ", NW);
-    snprintf(e, sizeof e, "((((co0 / %lld) * %lld + ky) * %lld + kx) * %lld + ci) * %lld + c * %lld",
-             TC, K, K, (long long)s->Cin, TC, V);
+    if (g->pack_x)      /* kernel_vec [Cout/TC][Cin][K][K][TC] */
+        snprintf(e, sizeof e, "((((co0 / %lld) * %lld + ci) * %lld + ky) * %lld + kx) * %lld + "
+                 "c * %lld", TC, (long long)s->Cin, K, K, TC, V);
+    else
+        snprintf(e, sizeof e, "((((co0 / %lld) * %lld + ky) * %lld + kx) * %lld + ci) * %lld + "
+                 "c * %lld", TC, K, K, (long long)s->Cin, TC, V);
     mg_cl_ld(o, k, MG_CONV_TW, MG_CONV_SITE_W, e, (int)V, fp16);
     mg_sb_puts(o, ";\n");
     mg_sb_printf(o, "            for (int j = 0; j < %lld; j++) if (wo0 + j < %lld)\n"
@@ -144,6 +148,32 @@ static void emit_prepass(const mg_schedule *s, const mg_kernel *k, const mg_conv
              (long long)g->nx, C, PH * PW, PW);
     mg_cl_st(o, k, g->tpk, MG_CONV_SITE_PST, e, 1, "pv", fp16);
     mg_sb_puts(o, "\n    }\n");
+}
+
+/* pack_in: TVM's loop order, the input channels outside the taps
+ * ([kc, kh, kw]): the channel loop (with unroll's pragma), then the taps'
+ * block, which defines ky, kx and hi (unused: data_vec holds the padding),
+ * then one step's loads and FMAs; the caller closes both blocks. */
+static void emit_pack_loops(const mg_schedule *s, const mg_kernel *k, const mg_conv_geom *g,
+                            mg_sb *o)
+{
+    long long K = (long long)s->K, CS = (long long)g->CS;
+    const char *outer = s->pattern == MG_PAT_ROW ? "ky" : "kx";
+    const char *inner = s->pattern == MG_PAT_ROW ? "kx" : "ky";
+    if (g->S > 1) mg_sb_puts(o, "    if (ok)\n");
+    if (s->unroll >= CS && CS > 1) mg_sb_puts(o, "    #pragma unroll\n");
+    else if (s->unroll > 1 && CS > 1)
+        mg_sb_printf(o, "    #pragma unroll %lld\n", (long long)s->unroll);
+    if (g->S > 1)
+        mg_sb_printf(o, "    for (int ci = s * %lld; ci < s * %lld + %lld; ci++) {\n", CS, CS, CS);
+    else
+        mg_sb_printf(o, "    for (int ci = 0; ci < %lld; ci++) {\n", CS);
+    mg_sb_printf(o, "        for (int %s = 0; %s < %lld; %s++)\n        for (int %s = 0; %s < %lld; "
+                    "%s++) {\n", outer, outer, K, outer, inner, inner, K, inner);
+    mg_sb_printf(o, "            const int hi = ho * %lld - %lld + ky;\n", (long long)s->stride,
+                 (long long)s->pad);
+    emit_inputs(s, k, g, o);
+    emit_cout_weights(s, k, g, o);
 }
 
 /* The channel loop of one tap: loads, then the FMAs. */
@@ -356,8 +386,12 @@ void mg_conv_emit_cl(const mg_schedule *s, const mg_kernel *k, mg_sb *o)
         mg_sb_printf(o, "    %s xv[%lld];\n    %s wv[%lld];\n", st, TW, vt, (long long)g.nw);
     else
         mg_sb_printf(o, "    %s xv[%lld], wv[%lld];\n", vt, TW, s->depthwise ? 1LL : TC);
-    emit_taps(s, &g, o);
-    emit_channels(s, k, &g, o);
+    if (g.pack_x) {
+        emit_pack_loops(s, k, &g, o);
+    } else {
+        emit_taps(s, &g, o);
+        emit_channels(s, k, &g, o);
+    }
     mg_sb_puts(o, "        }\n    }\n");
     if (g.S > 1) emit_combine(s, &g, o);
     emit_stores(s, k, &g, o);

@@ -156,7 +156,7 @@ static int w_fast(mg_warp *w, const mg_schedule *s, const mg_conv_geom *g, const
         } else {            /* packed: local x and sp step whole blocks of TC V */
             f.at[0] = mg_conv_w_index(s, g, co, ky, kx, ci) * g->eb;
             f.dx[0] = g->TC * s->K * s->K * s->Cin * g->eb;
-            dsp[0] = (g->pack_w ? g->TC : 1) * g->CS * g->eb;
+            dsp[0] = (g->pack_x ? g->TC * s->K * s->K : g->pack_w ? g->TC : 1) * g->CS * g->eb;
         }
     }
     mg_emit_aff_blocks(w, g->img_w ? MG_REC_TEX_READ : MG_REC_BUF_LOAD, MG_CONV_SITE_W,
@@ -209,8 +209,12 @@ static void trace_reduce(mg_warp *w, const mg_schedule *s, const mg_conv_geom *g
     uint32_t xw = (uint32_t)(g->XV * g->eb), ww = (uint32_t)(g->V * g->eb);
     uint32_t nfma = (uint32_t)(s->depthwise ? 1 : g->cout ? g->nw : g->TC);
     int dwsplit = s->depthwise && g->S > 1, row = s->pattern == MG_PAT_ROW;
-    int64_t ntaps = dwsplit ? g->TT : s->K * s->K;
-    for (int64_t tr = 0; tr < ntaps; tr++) {
+    int64_t ntaps = dwsplit ? g->TT : s->K * s->K, steps = g->clen / g->XV;
+    /* taps outside the channel steps; pack_in: channels outside the taps */
+    int64_t nout = g->pack_x ? steps : ntaps, nin = g->pack_x ? ntaps : steps;
+    for (int64_t it = 0; it < nout * nin; it++) {
+        int64_t tr = g->pack_x ? it % nin : it / nin;
+        int64_t cr = (g->pack_x ? it / nin : it % nin) * g->XV;
         if (L->fast) {
             int64_t t = (dwsplit ? L->sp0 * g->TT : 0) + tr;
             L->ky0 = row ? t / s->K : t % s->K;
@@ -223,7 +227,7 @@ static void trace_reduce(mg_warp *w, const mg_schedule *s, const mg_conv_geom *g
                 L->kx[l] = row ? o2 : o1;
             }
         }
-        for (int64_t cr = 0; cr < g->clen; cr += g->XV) {
+        {
             for (int64_t j = 0; j < g->TW; j++) {
                 if (L->fast && x_fast(w, s, g, L, j, cr)) continue;
                 if (L->fast) {                   /* the slow path reads the lanes' taps */
