@@ -350,7 +350,8 @@ static void test_pack_in(void)
     int64_t wat = mg_conv_w_index(&g.s, &geo, 3, 1, 2, 5);
     CU_ASSERT_EQUAL(wat, ((5 * 3 + 1) * 3 + 2) * 8 + 3);
     CU_ASSERT_EQUAL(mg_conv_w_index(&g.s, &geo, 3, 2, 0, 5), wat + 8);    /* the next tap */
-    CU_ASSERT_EQUAL(mg_conv_w_index(&g.s, &geo, 3, 0, 0, 6), wat + 8);    /* the next channel */
+    CU_ASSERT_EQUAL(mg_conv_w_index(&g.s, &geo, 3, 0, 0, 6),              /* the last tap, */
+                    mg_conv_w_index(&g.s, &geo, 3, 2, 2, 5) + 8);         /* the next channel */
     /* the host's data_vec: padding 0; tile 0's last columns are tile 1's first */
     mg_host h;
     CU_ASSERT_EQUAL_FATAL(mg_host_init(&g, &h), 0);
