@@ -13,7 +13,16 @@
  * accumulators; vec= is the widest of 8, 4, 2, 1 dividing VC and the
  * length of the axis ann_spatial marks "vec" (TVM's FMAs are that wide;
  * unmarked: scalar; vc marked, as in almost every record: VC, but 8 for
- * TVM's 16: the generator's vectors stop at 8).  depthwise_conv2d_nchw.mali:
+ * TVM's 16: the generator's vectors stop at 8); the input is TVM's
+ * data_vec and the weights its kernel_vec, in TVM's channel-outer loop
+ * (pack_in=1).  AutoTVM times the task's whole function: data_vec's
+ * packing kernel, the conv and the output's unpacking kernel (kernel_vec
+ * is a placeholder while tuning); the model times the conv alone.
+ * pack_in=2 would add the packing as a pre-pass of the same launch, but
+ * interleaved with other items' convolutions its scattered lines evict
+ * the streams they share (load/store cache hit rate 97.7 % -> 72.8 % on a
+ * 14x14x832 1x1 record, 3.6x the time), which TVM's separate launch does
+ * not do; a sum of separate launches is not built.  depthwise_conv2d_nchw.mali:
  * tile_c, tile_y, tile_x likewise, onto conv2d depthwise=1, whose vectors
  * run along the channels; vec= is the widest of 4, 2, 1 that divides the
  * vectorized axis' length, Cin and VC, so the arithmetic fills a Midgard
@@ -261,7 +270,8 @@ static int map_spatial_pack(const cJSON *w, const cJSON *entity, mg_atvm_map *m,
     long vec = vec_of(8, axis < 0 ? 1 : len[axis], co[2], 8);
     char words[512];
     snprintf(words, sizeof words, "conv2d H=%ld W=%ld Cin=%ld Cout=%ld K=%ld stride=%ld pad=%ld "
-             "layout=buffer layout_w=packed vec_axis=cout tile=%ldx%ld wg=%ld,%ld,%ld vec=%ld %s "
+             "layout=buffer layout_w=packed vec_axis=cout pack_in=1 tile=%ldx%ld wg=%ld,%ld,%ld "
+             "vec=%ld %s "
              "warp=1", x[2], x[3], x[1],
              k[0], k[2], a.stride[0], a.pad[0], ow[2], co[2], co[1], ow[1], oh[1] * oh[2], vec,
              prec);

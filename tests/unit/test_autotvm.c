@@ -27,7 +27,8 @@ static int map(const char *task, const char *workload, const char *entity, mg_at
 
 /* The tophub log's second line: the work item VW x VC = 7 x 2 of one row,
  * work groups of TC x TW x TH = 2 x 1 x 7 items, vc (2 wide) vectorized:
- * TVM's loop order, vec_axis=cout, vectors of 2 output channels. */
+ * TVM's loop order, vec_axis=cout, vectors of 2 output channels; the
+ * input packed as TVM's data_vec, pack_in=1. */
 static void test_spatial_pack_matched(void)
 {
     mg_atvm_map m;
@@ -41,7 +42,7 @@ static void test_spatial_pack_matched(void)
     CU_ASSERT_EQUAL(m.fidelity, MG_ATVM_MATCHED);
     CU_ASSERT_STRING_EQUAL(m.family, "spatial_pack");
     CU_ASSERT_PTR_NOT_NULL(strstr(m.schedule, "conv2d H=7 W=7 Cin=992 Cout=128 K=1 stride=1 "
-                                              "pad=0 depthwise=0 vec_axis=cout "
+                                              "pad=0 depthwise=0 vec_axis=cout pack_in=1 "
                                               "layout_in=buffer"));
     CU_ASSERT_PTR_NOT_NULL(strstr(m.schedule, " layout_w=packed layout_out=buffer tile=7x2 "
                                               "wg=2,1,7 "));

@@ -3,8 +3,9 @@
  * included) and every warp meets one barrier; the split moves global loads
  * between items without adding any, and adds exactly the partial tiles'
  * local stores and loads; the static features; the register estimate;
- * check()'s reasons; vec_axis=cout (TVM's spatial-pack order); and the
- * local_memory pruning rule on a split conv. */
+ * check()'s reasons; vec_axis=cout (TVM's spatial-pack order); pack_in=1
+ * (TVM's packed data_vec input); and the local_memory pruning rule on a
+ * split conv. */
 #include <CUnit/CUnit.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -303,6 +304,113 @@ static void test_cout_rejects(void)
                       "vec_axis=cin2");
 }
 
+/* pack_in=1: the input is TVM's data_vec [Ho][nx][Cin][stride+K-1]
+ * [TW stride+K-1], the weights its kernel_vec; the flops, features and register estimate of the
+ * NHWC kernel; the same loads but the padding's (read from data_vec, not
+ * skipped); the host's data_vec holds one NHWC input, zeros in the
+ * padding and the same value where tiles overlap.  pack_in=2 adds the
+ * packing pre-pass's loads and stores, and no flops. */
+static void test_pack_in(void)
+{
+    const char *c = "conv2d H=5 W=7 Cin=8 Cout=8 K=3 stride=2 pad=1 layout=buffer "
+                    "layout_w=packed vec_axis=cout tile=2x8 wg=1,2,3 vec=4";
+    char line[256], nhwc[256];
+    snprintf(line, sizeof line, "%s pack_in=1", c);
+    snprintf(nhwc, sizeof nhwc, "%s", c);
+    ops_check_trace(line, 2.0 * 3 * 4 * 8 * 8 * 9, 0, 0);
+    ops_check_trace("conv2d H=5 W=7 Cin=8 Cout=8 K=3 stride=2 pad=1 layout=buffer "
+                    "layout_w=packed vec_axis=cout tile=2x8 wg=1,2,4 vec=4 pack_in=1 split=2 "
+                    "storage=fp16", 2.0 * 3 * 4 * 8 * 8 * 9 + 3.0 * 4 * 8, 0, 1);
+    ops_check_trace("conv2d H=5 W=5 Cin=8 Cout=16 K=1 tile=2x8 wg=20 launch=flat "
+                    "layout=buffer layout_w=packed vec=4 vec_axis=cout pack_in=1",
+                    2.0 * 5 * 5 * 16 * 8, 0, 0);
+    snprintf(line, sizeof line, "%s pack_in=1", c);
+    static mg_gen g, gn;
+    plan_of(line, &g);
+    plan_of(nhwc, &gn);
+    /* Ho 3, Wo 4: 2 tiles of 2 pixels; windows of 2 + 3 - 1 rows, 2 x 2 + 3 - 1 columns */
+    const mg_tensor *x = &g.k.t[MG_CONV_TX];
+    CU_ASSERT_EQUAL(x->dims[0], 3);
+    CU_ASSERT_EQUAL(x->dims[1], 2);
+    CU_ASSERT_EQUAL(x->dims[2], 8);
+    CU_ASSERT_EQUAL(x->dims[3], 4 * 6);
+    CU_ASSERT_EQUAL(g.k.f.loop_iters, gn.k.f.loop_iters);
+    CU_ASSERT_EQUAL(g.k.f.bytes_per_iter, gn.k.f.bytes_per_iter);
+    CU_ASSERT_EQUAL(g.k.f.wg_bytes_per_iter, gn.k.f.wg_bytes_per_iter);
+    CU_ASSERT_EQUAL(g.k.f.regs_per_item, gn.k.f.regs_per_item);
+    CU_ASSERT_EQUAL(g.k.f.flops, gn.k.f.flops);
+    mg_conv_geom geo;
+    mg_conv_geom_of(&g.s, &geo);
+    int64_t at = mg_conv_xp_index(&g.s, &geo, 1, 1, 0, 1, 2, 3);
+    CU_ASSERT_EQUAL(at, ((1 * 2 + 1) * 8 + 3) * 24 + 1 * 6 + 2);
+    CU_ASSERT_EQUAL(mg_conv_xp_index(&g.s, &geo, 1, 1, 1, 1, 2, 3), at + 2);   /* stride 2 */
+    CU_ASSERT_EQUAL(mg_conv_xp_index(&g.s, &geo, 1, 1, 0, 1, 2, 4), at + 24);  /* next channel */
+    /* the weights as TVM's kernel_vec [Cout/TC][Cin][K][K][TC]: the taps
+     * inside the channels, as the loop walks them */
+    int64_t wat = mg_conv_w_index(&g.s, &geo, 3, 1, 2, 5);
+    CU_ASSERT_EQUAL(wat, ((5 * 3 + 1) * 3 + 2) * 8 + 3);
+    CU_ASSERT_EQUAL(mg_conv_w_index(&g.s, &geo, 3, 2, 0, 5), wat + 8);    /* the next tap */
+    CU_ASSERT_EQUAL(mg_conv_w_index(&g.s, &geo, 3, 0, 0, 6),              /* the last tap, */
+                    mg_conv_w_index(&g.s, &geo, 3, 2, 2, 5) + 8);         /* the next channel */
+    /* the host's data_vec: padding 0; tile 0's last columns are tile 1's first */
+    mg_host h;
+    CU_ASSERT_EQUAL_FATAL(mg_host_init(&g, &h), 0);
+    const float *xv = h.f[MG_CONV_TX];
+    for (int64_t ci = 0; ci < 8; ci++) {
+        CU_ASSERT_EQUAL(xv[mg_conv_xp_index(&g.s, &geo, 0, 0, 0, 0, 0, ci)], 0.0f);  /* hi -1 */
+        CU_ASSERT_EQUAL(xv[mg_conv_xp_index(&g.s, &geo, 1, 0, 0, 1, 0, ci)], 0.0f);  /* wi -1 */
+        float v = xv[mg_conv_xp_index(&g.s, &geo, 1, 0, 1, 1, 2, ci)];               /* wi 3 */
+        CU_ASSERT_NOT_EQUAL(v, 0.0f);
+        CU_ASSERT_EQUAL(xv[mg_conv_xp_index(&g.s, &geo, 1, 1, 0, 1, 0, ci)], v);
+    }
+    mg_host_free(&h);
+    mg_gen_free(&g);
+    mg_gen_free(&gn);
+    /* the loads: NHWC's plus the padding's, a Cin x TC/V-wide step each for
+     * every (item's valid pixel, tap) that falls outside the input */
+    int64_t pads = 0;
+    for (int64_t ho = 0; ho < 3; ho++)
+        for (int64_t wo = 0; wo < 4; wo++)
+            for (int64_t ky = 0; ky < 3; ky++)
+                for (int64_t kx = 0; kx < 3; kx++) {
+                    int64_t hi = ho * 2 - 1 + ky, wi = wo * 2 - 1 + kx;
+                    pads += hi < 0 || hi >= 5 || wi < 0 || wi >= 7;
+                }
+    ops_totals tp, tn;
+    ops_totals_of(line, &g, &tp);
+    ops_totals_of(nhwc, &gn, &tn);
+    CU_ASSERT_EQUAL(tp.accesses, tn.accesses + (uint64_t)(pads * 8));
+    CU_ASSERT_EQUAL(tp.flops, tn.flops);
+    mg_gen_free(&g);
+    mg_gen_free(&gn);
+    ops_expect_reject("conv2d layout=buffer layout_w=packed pack_in=1",
+                      "pack_in=1 needs vec_axis=cout");
+    /* pack_in=2: pack_in=1's accesses plus the pre-pass: every data_vec
+     * element stored once, XS loaded where the window lies inside it */
+    int64_t inside = 0;
+    for (int64_t ho = 0; ho < 3; ho++)
+        for (int64_t gx = 0; gx < 2; gx++)
+            for (int64_t r = 0; r < 4; r++)
+                for (int64_t c2 = 0; c2 < 6; c2++) {
+                    int64_t hi = ho * 2 - 1 + r, wi = gx * 4 - 1 + c2;
+                    inside += hi >= 0 && hi < 5 && wi >= 0 && wi < 7;
+                }
+    snprintf(nhwc, sizeof nhwc, "%s pack_in=2", c);
+    ops_totals_of(line, &g, &tp);
+    ops_totals_of(nhwc, &gn, &tn);
+    CU_ASSERT_EQUAL(tn.accesses, tp.accesses + (uint64_t)(3 * 2 * 8 * 4 * 6 + inside * 8));
+    CU_ASSERT_EQUAL(tn.flops, tp.flops);
+    CU_ASSERT_EQUAL(gn.k.n_tensors, 5);
+    CU_ASSERT_EQUAL(gn.k.t[4].dims[3], 4 * 6);
+    mg_gen_free(&g);
+    mg_gen_free(&gn);
+    ops_check_trace(nhwc, 2.0 * 3 * 4 * 8 * 8 * 9, 0, 0);
+    ops_expect_reject("conv2d layout=buffer layout_w=packed vec_axis=cout pack_in=3",
+                      "pack_in");
+    ops_expect_reject("conv2d Cin=16 layout=buffer layout_w=packed vec_axis=cout pack_in=2 "
+                      "split=2 wg=8,8,2", "pack_in=2 needs split=1");
+}
+
 /* The rules that fire for sched on dev_path with romou's rules file. */
 static unsigned fire(const char *dev_path, const char *sched)
 {
@@ -348,6 +456,7 @@ int add_ops_conv2d_suite(void)
         !CU_add_test(s, "packed weights", test_packed) ||
         !CU_add_test(s, "vec_axis=cout", test_cout) ||
         !CU_add_test(s, "vec_axis=cout rejects", test_cout_rejects) ||
+        !CU_add_test(s, "pack_in", test_pack_in) ||
         !CU_add_test(s, "local_rule", test_local_rule))
         return -1;
     return 0;

@@ -68,6 +68,7 @@ typedef struct mg_schedule {
                                                           ("" none), words joined by ':' */
     int64_t bias;                     /* conv2d: 1 adds a per-channel bias before act */
     int     vaxis;                    /* conv2d: the vectorized axis (its own enum) */
+    int64_t pack_in;                  /* conv2d: 1 reads the input as TVM's packed data_vec */
     int64_t nparts, parts[MG_SCHED_MAX_STRIDES];   /* concat: the inputs' channels */
 
     unsigned char set[64];            /* keys given explicitly, by key index */

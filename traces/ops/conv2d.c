@@ -47,8 +47,39 @@
  * the vector accumulators as a depthwise conv's.  What still differs from
  * TVM's kernel: the taps are the outer loop and the input channels the
  * inner (TVM: channels outer, [kc, kh, kw]); X is NHWC as the generator's
- * (TVM reads a packed data_vec of each tile's NCHW window); an item
- * computes one row (TVM: VH rows).
+ * unless pack_in is set (below); an item computes one row (TVM: VH rows).
+ *
+ * Packed input (pack_in; 0 is the default and quiet): pack_in=1 makes X
+ * TVM's data_vec (topi/arm_cpu/conv2d_spatial_pack.py, which the Mali
+ * schedule reuses), each output tile's padded input window per input
+ * channel, [Ho][nx][Cin][PH][PW] with PH = stride + K - 1 rows (TVM's
+ * VH stride + K - 1 with VH = 1, the generator's item being one row) and
+ * PW = TW stride + K - 1 columns: element (ky, kx) of pixel j is
+ * X[((ho nx + gx) Cin + ci) PH PW + ky PW + j stride + kx].  One item's
+ * reads of a channel are one window, adjacent; the padding is stored in
+ * data_vec, so the kernel reads every tap of a valid pixel (no bounds
+ * check; loads where the NHWC kernel skips).  Tiles overlap by K -
+ * stride columns (and rows), which data_vec stores twice.  The host fills
+ * X as TVM's packing would from one NHWC input (init(): zeros in the
+ * padding), so the kernel is a true convolution.  It takes vec_axis=cout
+ * (one scalar of a channel a step) and takes TVM's loop order with it,
+ * the input channels outside the taps ([kc, kh, kw]: per channel, the
+ * item walks its window), and the weights packed as TVM's kernel_vec,
+ * [Cout/TC][Cin][K][K][TC] (layout_w=packed's taps and channels
+ * swapped, so that they stay one rising stream).  Features, registers
+ * and flops are the NHWC kernel's.  pack_in=2 adds TVM's packing kernel as a pre-pass
+ * of the same launch: after its ids, each item copies channels gz, gz +
+ * nz, ... < Cin of its tile's window (rows ho stride - pad + r, columns
+ * gx TW stride - pad + c) from the NCHW input XS [1][Cin][H][W] (one
+ * scalar load where inside it, none in the padding) into P, data_vec's
+ * layout (one scalar store each), so the launch moves the packing
+ * kernel's bytes: every data_vec element written once, its reads spread
+ * over the output tile's nz items as TVM spreads them over its Cin
+ * threads per tile.  The convolution then reads X, a second tensor (the
+ * items cannot wait for other work groups' packing), so the model sees
+ * the pack's traffic and instructions but not TVM's launch boundary: a
+ * group's pre-pass overlaps other groups' convolutions, and P's writes do
+ * not warm the lines the convolution reads.  split=1 only.
  *
  * Reduction split (romou 4.2: more items share a reduction, which raises
  * the parallelism of small layers): split=S puts S items on each output
@@ -80,7 +111,8 @@
  * distinct loads per iteration: items with the same (gx, z) read the same
  * input pixels, items with the same (gz, s) the same weights.  log_cap =
  * iters*(TW + weight loads) + (S-1)*TW*TC/LW local loads + TW*TC (stores,
- * a bound) for item s = 0, the busiest; LW is V with vec_axis=cout.
+ * a bound) for item s = 0, the busiest; LW is V with vec_axis=cout;
+ * pack_in=2 adds the pre-pass's 2 ceil(Cin/nz) PH PW.
  *
  * Epilogue (bias=1, act=relu|relu6; THOMAS's and the frameworks' fused
  * conv + bias + activation): each stored vector of SV channels at co0 + c
@@ -147,6 +179,12 @@ static const mg_key keys[] = {
                       "filter, dot products; cout, vec output channels of the weights times a "
                       "broadcast input scalar (TVM's Mali spatial pack; buffers, "
                       "layout_w=packed)"),
+    MG_KEY_INT_QUIET("pack_in", pack_in, 0, 2, "0",
+                     "1: the input is TVM's spatial-pack data_vec, each output tile's padded "
+                     "window per input channel, [Ho][Wo/TW][Cin][stride+K-1][TW stride+K-1] "
+                     "(vec_axis=cout); 2: the same, after a pre-pass in which each item packs "
+                     "its share of data_vec from an NCHW input XS into P (TVM's packing "
+                     "kernel's traffic; split=1)"),
     /* quiet like launch (no macro for a quiet TRIPLE); conv2d's only list */
     {.name = "box", .type = MG_K_TRIPLE, .off = offsetof(mg_schedule, strides), .min = 1,
      .max = 1024, .def = "1,1,1", .quiet = 1,
@@ -184,6 +222,13 @@ void mg_conv_geom_of(const mg_schedule *s, mg_conv_geom *g)
     g->LW = g->vacc ? g->V : (g->TC % 4 == 0 ? 4 : 1);
     g->SV = (g->img_y || g->TC % 4 == 0) ? 4 : 1;
     g->flat = s->mode == MG_CONV_FLAT;
+    g->pack_x = s->pack_in >= 1;
+    g->prepass = s->pack_in == 2;
+    g->tsrc = MG_CONV_TB + (int)s->bias;
+    g->tpk = g->tsrc + 1;
+    g->ptrips = mg_ceil_div(s->Cin, g->nz);
+    g->PH = s->stride + s->K - 1;
+    g->PW = g->TW * s->stride + s->K - 1;
     const int64_t ext[3] = {g->nz, g->nx, g->Ho};
     g->items = 1;
     for (int i = 0; i < 3; i++) {
@@ -197,8 +242,16 @@ int64_t mg_conv_w_index(const mg_schedule *s, const mg_conv_geom *g, int64_t co,
                         int64_t kx, int64_t ci)
 {
     if (!g->pack_w) return ((co * s->K + ky) * s->K + kx) * s->Cin + ci;
+    if (g->pack_x)      /* TVM's kernel_vec [Cout/TC][Cin][K][K][TC] (channels outer) */
+        return (((co / g->TC * s->Cin + ci) * s->K + ky) * s->K + kx) * g->TC + co % g->TC;
     int64_t tap = (co / g->TC * s->K + ky) * s->K + kx;
     return ((tap * (s->Cin / g->XV) + ci / g->XV) * g->TC + co % g->TC) * g->XV + ci % g->XV;
+}
+
+int64_t mg_conv_xp_index(const mg_schedule *s, const mg_conv_geom *g, int64_t ho, int64_t gx,
+                         int64_t j, int64_t ky, int64_t kx, int64_t ci)
+{
+    return ((ho * g->nx + gx) * s->Cin + ci) * g->PH * g->PW + ky * g->PW + j * s->stride + kx;
 }
 
 int64_t mg_conv_local_bytes(const mg_schedule *s, const mg_conv_geom *g)
@@ -291,6 +344,13 @@ static int check(const mg_schedule *s, const char *where, mg_diag *d)
         mg_diag_error(d, "%s: conv2d: Cin=%lld is not a multiple of the load width %lld", where,
                       (long long)s->Cin, (long long)g.XV);
     if (s->vaxis == MG_CONV_VEC_COUT) check_cout(s, &g, where, d);
+    if (g.pack_x && !g.cout)
+        mg_diag_error(d, "%s: conv2d: pack_in=%lld needs vec_axis=cout (the packed input "
+                      "holds one channel's window contiguous: an item reads it a scalar at a "
+                      "time)", where, (long long)s->pack_in);
+    if (g.prepass && g.S > 1)
+        mg_diag_error(d, "%s: conv2d: pack_in=2 needs split=1 (the pre-pass shares the "
+                      "channels among an output tile's items, one per channel tile)", where);
     if (s->Cout % g.TC)
         mg_diag_error(d, "%s: conv2d: tile=%lldx%lld: the channel tile %lld must divide "
                       "Cout=%lld", where, (long long)g.TW, (long long)g.TC, (long long)g.TC,
@@ -377,8 +437,10 @@ static void plan(const mg_schedule *s, mg_kernel *k)
     mg_conv_geom_of(s, &g);
     snprintf(k->name, sizeof k->name, s->depthwise ? "dwconv2d" : "conv2d");
     int dt = mg_plan_dtype(s);
-    int x = mg_plan_tensor(k, "X", MG_TENSOR_IN, mg_plan_layout(s, MG_ROLE_IN), dt, 4,
-                           MG_INIT_RANDOM, 1, s->H, s->W, s->Cin);
+    int x = g.pack_x ? mg_plan_tensor(k, "X", MG_TENSOR_IN, MG_TL_BUFFER, dt, 4, MG_INIT_RANDOM,
+                                      g.Ho, g.nx, s->Cin, g.PH * g.PW)
+                     : mg_plan_tensor(k, "X", MG_TENSOR_IN, mg_plan_layout(s, MG_ROLE_IN), dt, 4,
+                                      MG_INIT_RANDOM, 1, s->H, s->W, s->Cin);
     int w = s->depthwise
                 ? mg_plan_tensor(k, "Wt", MG_TENSOR_IN, mg_plan_layout(s, MG_ROLE_W), dt, 4,
                                  MG_INIT_RANDOM, 1, s->K, s->K, s->Cin)
@@ -392,6 +454,12 @@ static void plan(const mg_schedule *s, mg_kernel *k)
     if (s->bias)
         mg_plan_arg_tensor(k, mg_plan_tensor(k, "B", MG_TENSOR_IN, MG_TL_BUFFER, dt, 4,
                                              MG_INIT_RANDOM, 1, 1, 1, s->Cout));
+    if (g.prepass) {    /* XS [1][Cin][H][W] (NCHW, TVM's data) and P, data_vec */
+        mg_plan_arg_tensor(k, mg_plan_tensor(k, "XS", MG_TENSOR_IN, MG_TL_BUFFER, dt, 4,
+                                             MG_INIT_RANDOM, 1, s->Cin, s->H, s->W));
+        mg_plan_arg_tensor(k, mg_plan_tensor(k, "P", MG_TENSOR_OUT, MG_TL_BUFFER, dt, 4,
+                                             MG_INIT_ZERO, g.Ho, g.nx, s->Cin, g.PH * g.PW));
+    }
     if (g.S > 1) mg_plan_arg_local(k, "red", mg_conv_local_bytes(s, &g));
     int64_t items[3] = {g.nz, g.nx, g.Ho * g.S}, flat[3] = {g.items, 1, 1};
     int64_t wg1[3] = {s->wg[0], 1, 1};
@@ -423,10 +491,45 @@ static void plan(const mg_schedule *s, mg_kernel *k)
                                k->global[0] != g.items;
     }
     k->log_cap = k->f.loop_iters * (g.TW + g.nw) + (g.S - 1) * g.TW * (g.TC / g.LW) +
-                 g.TW * g.TC + (s->bias ? g.TW * (g.TC / g.SV) : 0);
+                 g.TW * g.TC + (s->bias ? g.TW * (g.TC / g.SV) : 0) +
+                 (g.prepass ? 2 * g.ptrips * g.PH * g.PW : 0);
 }
 
-/* ---- reference ------------------------------------------------------------- */
+/* ---- input data and reference ---------------------------------------------- */
+
+/* pack_in=1: the packed input as TVM's packing kernel writes it from one
+ * NHWC input, so that the kernel computes a true convolution: each
+ * element is the padded input's value at its (hi, wi, ci), 0 in the
+ * padding (and past the input's right and bottom edges), else a value in
+ * [-1, 1) hashed from the seed and the position (tiles that overlap read
+ * the same values). */
+static void init(const mg_schedule *s, const mg_kernel *k, mg_host *h)
+{
+    mg_conv_geom g;
+    mg_conv_geom_of(s, &g);
+    if (!g.pack_x) return;
+    float *x = h->f[MG_CONV_TX];
+    int fp16 = k->t[MG_CONV_TX].dtype == MG_DT_F16;
+    for (int64_t ho = 0; ho < g.Ho; ho++)
+        for (int64_t gx = 0; gx < g.nx; gx++)
+            for (int64_t ci = 0; ci < s->Cin; ci++)
+                for (int64_t r = 0; r < g.PH; r++)
+                    for (int64_t c = 0; c < g.PW; c++) {
+                        int64_t hi = ho * s->stride + r - s->pad;
+                        int64_t wi = gx * g.TW * s->stride + c - s->pad;
+                        float v = 0;
+                        if (hi >= 0 && hi < s->H && wi >= 0 && wi < s->W) {
+                            uint64_t z = (uint64_t)s->seed * 0x9e3779b97f4a7c15ull +
+                                         (uint64_t)((hi * s->W + wi) * s->Cin + ci) + 1;
+                            z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+                            z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+                            z ^= z >> 31;
+                            v = (float)(2.0 * ((double)(z >> 11) / 9007199254740992.0) - 1.0);
+                        }
+                        x[((ho * g.nx + gx) * s->Cin + ci) * g.PH * g.PW + r * g.PW + c] =
+                            fp16 ? mg_round_half(v) : v;
+                    }
+}
 
 static void reference(const mg_schedule *s, const mg_kernel *k, mg_host *h)
 {
@@ -435,6 +538,37 @@ static void reference(const mg_schedule *s, const mg_kernel *k, mg_host *h)
     mg_conv_geom_of(s, &g);
     const float *x = h->f[MG_CONV_TX], *wt = h->f[MG_CONV_TW];
     float *y = h->f[MG_CONV_TY];
+    if (g.prepass) {        /* P: XS's windows as TVM's packing kernel writes them */
+        const float *xs = h->f[g.tsrc];
+        for (int64_t ho = 0; ho < g.Ho; ho++)
+            for (int64_t gx = 0; gx < g.nx; gx++)
+                for (int64_t ci = 0; ci < s->Cin; ci++)
+                    for (int64_t r = 0; r < g.PH; r++)
+                        for (int64_t c = 0; c < g.PW; c++) {
+                            int64_t hi = ho * s->stride + r - s->pad;
+                            int64_t wi = gx * g.TW * s->stride + c - s->pad;
+                            h->f[g.tpk][((ho * g.nx + gx) * s->Cin + ci) * g.PH * g.PW +
+                                        r * g.PW + c] =
+                                hi >= 0 && hi < s->H && wi >= 0 && wi < s->W
+                                    ? xs[(ci * s->H + hi) * s->W + wi] : 0.0f;
+                        }
+    }
+    if (g.pack_x) {         /* every window position, the padding's zeros included */
+        for (int64_t ho = 0; ho < g.Ho; ho++)
+            for (int64_t wo = 0; wo < g.Wo; wo++)
+                for (int64_t co = 0; co < s->Cout; co++) {
+                    double acc = 0;
+                    for (int64_t ky = 0; ky < s->K; ky++)
+                        for (int64_t kx = 0; kx < s->K; kx++)
+                            for (int64_t ci = 0; ci < s->Cin; ci++)
+                                acc += (double)x[mg_conv_xp_index(s, &g, ho, wo / g.TW,
+                                                                  wo % g.TW, ky, kx, ci)] *
+                                       wt[mg_conv_w_index(s, &g, co, ky, kx, ci)];
+                    if (s->bias) acc += h->f[MG_CONV_TB][co];
+                    y[(ho * g.Wo + wo) * s->Cout + co] = mg_gact_ref(s->act, (float)acc);
+                }
+        return;
+    }
     for (int64_t ho = 0; ho < g.Ho; ho++)
         for (int64_t wo = 0; wo < g.Wo; wo++)
             for (int64_t co = 0; co < s->Cout; co++) {
@@ -469,6 +603,7 @@ const mg_op mg_op_conv2d = {
     .plan = plan,
     .emit_cl = mg_conv_emit_cl,
     .trace_wg = mg_conv_trace_wg,
+    .init = init,
     .reference = reference,
     .trace_inert = "unroll",  /* a #pragma: the trace and the register estimate ignore it */
     .warp_body = mg_conv_flat_body,

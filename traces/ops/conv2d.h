@@ -22,7 +22,8 @@ enum {
     MG_CONV_SITE_X = 1, MG_CONV_SITE_W, MG_CONV_SITE_FMA, MG_CONV_SITE_Y,
     MG_CONV_SITE_LST = 6, MG_CONV_SITE_BAR, MG_CONV_SITE_LLD, MG_CONV_SITE_ADD,
     MG_CONV_SITE_BIAS, MG_CONV_SITE_BADD, MG_CONV_SITE_ACT,     /* the epilogue's */
-    MG_CONV_SITE_CVT, MG_CONV_SITE_FLAT                            /* launch=flat's ids */
+    MG_CONV_SITE_CVT, MG_CONV_SITE_FLAT,                           /* launch=flat's ids */
+    MG_CONV_SITE_PLD, MG_CONV_SITE_PST                /* pack_in=2: the packing pre-pass */
 };
 /* launch: the NDRange (conv2d.c); the value of the schedule's mode. */
 enum { MG_CONV_GRID, MG_CONV_FLAT };
@@ -56,6 +57,13 @@ typedef struct mg_conv_geom {
     int64_t SV;                /* width of an output store */
     int img_x, img_w, img_y, eb;
     int pack_w;                /* layout_w=packed (a buffer in the items' order) */
+    int pack_x;                /* pack_in >= 1: X is TVM's data_vec [Ho][nx][Cin][PH][PW] */
+    int prepass;               /* pack_in=2: each item first packs its share of data_vec
+                                * from the NCHW input XS into P (tensors XS, P after Y, B) */
+    int tsrc, tpk;             /* pack_in=2: the tensor indices of XS and P */
+    int64_t ptrips;            /* pack_in=2: the most channels an item packs, ceil(Cin/nz) */
+    int64_t PH, PW;            /* pack_in: a tile's window, stride + K - 1 rows of
+                                * TW stride + K - 1 columns of the padded input */
     int flat;                  /* launch=flat: the grid's items as one 1D NDRange */
     int64_t box[3];            /* launch=flat: the grid's work group (box=X,Y,Z) */
     int64_t ngrp[3];           /* launch=flat: such groups along nz, nx, Ho */
@@ -69,9 +77,17 @@ void mg_conv_geom_of(const mg_schedule *s, mg_conv_geom *g);
 /* The element index of weight (co, ky, kx, ci) of a standard conv's
  * buffer: [Cout][K][K][Cin], or packed, [Cout/TC][K][K][Cin/XV][TC][XV]
  * (each item's weights in the order it reads them: one stream; with
- * vec_axis=cout, XV = 1: [Cout/TC][K][K][Cin][TC]). */
+ * vec_axis=cout, XV = 1: [Cout/TC][K][K][Cin][TC]; with pack_in, whose
+ * loop has the channels outside the taps, TVM's kernel_vec
+ * [Cout/TC][Cin][K][K][TC]). */
 int64_t mg_conv_w_index(const mg_schedule *s, const mg_conv_geom *g, int64_t co, int64_t ky,
                         int64_t kx, int64_t ci);
+
+/* The element index of input (ky, kx, ci) of output pixel wo0 + j of row
+ * ho in the packed input (pack_in=1, conv2d.c): TVM's data_vec, one
+ * tile's padded window per input channel, [Ho][nx][Cin][PH][PW]. */
+int64_t mg_conv_xp_index(const mg_schedule *s, const mg_conv_geom *g, int64_t ho, int64_t gx,
+                         int64_t j, int64_t ky, int64_t kx, int64_t ci);
 
 /* Local memory for the partial tiles of split > 1 (0 when split = 1):
  * (S - 1) x items per split slice x TW x TC floats. */

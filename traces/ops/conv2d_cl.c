@@ -73,8 +73,12 @@ static void emit_cout_weights(const mg_schedule *s, const mg_kernel *k, const mg
     long long TW = g->TW, TC = g->TC, V = g->V, K = s->K, NW = g->nw;
     char e[256];
     mg_sb_printf(o, "            for (int c = 0; c < %lld; c++) wv[c] = ", NW);
-    snprintf(e, sizeof e, "((((co0 / %lld) * %lld + ky) * %lld + kx) * %lld + ci) * %lld + c * %lld",
-             TC, K, K, (long long)s->Cin, TC, V);
+    if (g->pack_x)      /* kernel_vec [Cout/TC][Cin][K][K][TC] */
+        snprintf(e, sizeof e, "((((co0 / %lld) * %lld + ci) * %lld + ky) * %lld + kx) * %lld + "
+                 "c * %lld", TC, (long long)s->Cin, K, K, TC, V);
+    else
+        snprintf(e, sizeof e, "((((co0 / %lld) * %lld + ky) * %lld + kx) * %lld + ci) * %lld + "
+                 "c * %lld", TC, K, K, (long long)s->Cin, TC, V);
     mg_cl_ld(o, k, MG_CONV_TW, MG_CONV_SITE_W, e, (int)V, fp16);
     mg_sb_puts(o, ";\n");
     mg_sb_printf(o, "            for (int j = 0; j < %lld; j++) if (wo0 + j < %lld)\n"
@@ -89,13 +93,24 @@ static void emit_inputs(const mg_schedule *s, const mg_kernel *k, const mg_conv_
 {
     int fp16 = s->compute == MG_PREC_FP16;
     const char *cc = s->depthwise ? "(co0 + ci)" : "ci";   /* channel of X */
+    char e1[256];
+    if (g->pack_x) {    /* data_vec holds the padding: no bounds but the tile's */
+        mg_sb_printf(o, "            for (int j = 0; j < %lld; j++)\n"
+                        "                xv[j] = wo0 + j < %lld ? ",
+                     (long long)g->TW, (long long)g->Wo);
+        snprintf(e1, sizeof e1, "((ho * %lld + gx) * %lld + ci) * %lld + ky * %lld + j * %lld + kx",
+                 (long long)g->nx, (long long)s->Cin, (long long)(g->PH * g->PW),
+                 (long long)g->PW, (long long)s->stride);
+        mg_cl_ld(o, k, MG_CONV_TX, MG_CONV_SITE_X, e1, 1, fp16);
+        mg_sb_printf(o, " : (%s)0;\n", mg_cl_vtype(fp16, 1));
+        return;
+    }
     mg_sb_printf(o, "            for (int j = 0; j < %lld; j++) {\n"
                     "                const int wi = (wo0 + j) * %lld - %lld + kx;\n"
                     "                xv[j] = (wo0 + j < %lld && hi >= 0 && hi < %lld && wi >= 0 "
                     "&& wi < %lld) ? ",
                  (long long)g->TW, (long long)s->stride, (long long)s->pad, (long long)g->Wo,
                  (long long)s->H, (long long)s->W);
-    char e1[256];
     if (g->img_x) {
         snprintf(e1, sizeof e1, "wi * %lld + %s / 4", (long long)g->cin4, cc);
         mg_cl_rd(o, k, MG_CONV_TX, MG_CONV_SITE_X, e1, "hi", fp16);
@@ -105,6 +120,60 @@ static void emit_inputs(const mg_schedule *s, const mg_kernel *k, const mg_conv_
         mg_cl_ld(o, k, MG_CONV_TX, MG_CONV_SITE_X, e1, (int)g->XV, fp16);
     }
     mg_sb_printf(o, " : (%s)0;\n            }\n", mg_cl_vtype(fp16, (int)g->XV));
+}
+
+/* pack_in=2: the item's share of TVM's packing kernel (data_vec), before
+ * its convolution: channels gz, gz + nz, ... of its tile's padded window,
+ * read from the NCHW input XS (0 in the padding, nothing read there) and
+ * written to P in data_vec's order. */
+static void emit_prepass(const mg_schedule *s, const mg_kernel *k, const mg_conv_geom *g,
+                         mg_sb *o)
+{
+    int fp16 = s->compute == MG_PREC_FP16;
+    long long PH = (long long)g->PH, PW = (long long)g->PW, C = (long long)s->Cin;
+    long long H = (long long)s->H, W = (long long)s->W, st = (long long)s->stride;
+    long long pad = (long long)s->pad;
+    mg_sb_printf(o, "    for (int ci = gz; ci < %lld; ci += %lld)\n"
+                    "    for (int r = 0; r < %lld; r++)\n"
+                    "    for (int c = 0; c < %lld; c++) {\n"
+                    "        const int hp = ho * %lld - %lld + r, wp = gx * %lld - %lld + c;\n"
+                    "        const %s pv = (hp >= 0 && hp < %lld && wp >= 0 && wp < %lld) ? ",
+                 C, (long long)g->nz, PH, PW, st, pad, (long long)g->TW * st, pad,
+                 mg_cl_vtype(fp16, 1), H, W);
+    char e[256];
+    snprintf(e, sizeof e, "(ci * %lld + hp) * %lld + wp", H, W);
+    mg_cl_ld(o, k, g->tsrc, MG_CONV_SITE_PLD, e, 1, fp16);
+    mg_sb_printf(o, " : (%s)0;\n        ", mg_cl_vtype(fp16, 1));
+    snprintf(e, sizeof e, "((ho * %lld + gx) * %lld + ci) * %lld + r * %lld + c",
+             (long long)g->nx, C, PH * PW, PW);
+    mg_cl_st(o, k, g->tpk, MG_CONV_SITE_PST, e, 1, "pv", fp16);
+    mg_sb_puts(o, "\n    }\n");
+}
+
+/* pack_in: TVM's loop order, the input channels outside the taps
+ * ([kc, kh, kw]): the channel loop (with unroll's pragma), then the taps'
+ * block, which defines ky, kx and hi (unused: data_vec holds the padding),
+ * then one step's loads and FMAs; the caller closes both blocks. */
+static void emit_pack_loops(const mg_schedule *s, const mg_kernel *k, const mg_conv_geom *g,
+                            mg_sb *o)
+{
+    long long K = (long long)s->K, CS = (long long)g->CS;
+    const char *outer = s->pattern == MG_PAT_ROW ? "ky" : "kx";
+    const char *inner = s->pattern == MG_PAT_ROW ? "kx" : "ky";
+    if (g->S > 1) mg_sb_puts(o, "    if (ok)\n");
+    if (s->unroll >= CS && CS > 1) mg_sb_puts(o, "    #pragma unroll\n");
+    else if (s->unroll > 1 && CS > 1)
+        mg_sb_printf(o, "    #pragma unroll %lld\n", (long long)s->unroll);
+    if (g->S > 1)
+        mg_sb_printf(o, "    for (int ci = s * %lld; ci < s * %lld + %lld; ci++) {\n", CS, CS, CS);
+    else
+        mg_sb_printf(o, "    for (int ci = 0; ci < %lld; ci++) {\n", CS);
+    mg_sb_printf(o, "        for (int %s = 0; %s < %lld; %s++)\n        for (int %s = 0; %s < %lld; "
+                    "%s++) {\n", outer, outer, K, outer, inner, inner, K, inner);
+    mg_sb_printf(o, "            const int hi = ho * %lld - %lld + ky;\n", (long long)s->stride,
+                 (long long)s->pad);
+    emit_inputs(s, k, g, o);
+    emit_cout_weights(s, k, g, o);
 }
 
 /* The channel loop of one tap: loads, then the FMAs. */
@@ -306,6 +375,7 @@ void mg_conv_emit_cl(const mg_schedule *s, const mg_kernel *k, mg_sb *o)
     mg_cl_signature(k, o);
     emit_ids(&g, o);
     mg_sb_printf(o, "    const int wo0 = gx * %lld, co0 = gz * %lld;\n", TW, TC);
+    if (g.prepass) emit_prepass(s, k, &g, o);
     if (g.vacc)
         mg_sb_printf(o, "    %s acc[%lld];\n    for (int i = 0; i < %lld; i++) acc[i] = (%s)0;\n",
                      vt, TW * TC / V, TW * TC / V, vt);
@@ -316,8 +386,12 @@ void mg_conv_emit_cl(const mg_schedule *s, const mg_kernel *k, mg_sb *o)
         mg_sb_printf(o, "    %s xv[%lld];\n    %s wv[%lld];\n", st, TW, vt, (long long)g.nw);
     else
         mg_sb_printf(o, "    %s xv[%lld], wv[%lld];\n", vt, TW, s->depthwise ? 1LL : TC);
-    emit_taps(s, &g, o);
-    emit_channels(s, k, &g, o);
+    if (g.pack_x) {
+        emit_pack_loops(s, k, &g, o);
+    } else {
+        emit_taps(s, &g, o);
+        emit_channels(s, k, &g, o);
+    }
     mg_sb_puts(o, "        }\n    }\n");
     if (g.S > 1) emit_combine(s, &g, o);
     emit_stores(s, k, &g, o);

@@ -67,6 +67,18 @@ static int x_fast(mg_warp *w, const mg_schedule *s, const mg_conv_geom *g, const
     int64_t hz = (int64_t)w->wg[2] * g->R * s->stride - s->pad + L->ky0;
     const mg_lmask *m = &L->pix[j];
     if (!mg_lm_any(m)) return 1;
+    if (g->pack_x) {    /* no bounds: ho of local z (wg z R + r), gx of local y */
+        int64_t win = g->PH * g->PW * g->eb;
+        mg_lane_aff f = {{0, 0}, {0, 0}, {0, 0}, {0, 0}};
+        int64_t dsp[2] = {g->CS * win, 0};
+        f.at[0] = mg_conv_xp_index(s, g, (int64_t)w->wg[2] * g->R, L->wg1, j, L->ky0, L->kx0,
+                                   L->sp0 * g->CS + cr) * g->eb;
+        f.dy[0] = s->Cin * win;
+        f.dz[0] = g->nx * s->Cin * win;
+        mg_emit_aff_blocks(w, MG_REC_BUF_LOAD, MG_CONV_SITE_X, MG_CONV_TX, (uint32_t)g->eb,
+                           m->m, &f, g->R, dsp);
+        return 1;
+    }
     /* the lane index rises with local z, and with local y within one z */
     unsigned first = m->m[0] ? (unsigned)__builtin_ctzll(m->m[0])
                              : 64u + (unsigned)__builtin_ctzll(m->m[1]);
@@ -144,7 +156,7 @@ static int w_fast(mg_warp *w, const mg_schedule *s, const mg_conv_geom *g, const
         } else {            /* packed: local x and sp step whole blocks of TC V */
             f.at[0] = mg_conv_w_index(s, g, co, ky, kx, ci) * g->eb;
             f.dx[0] = g->TC * s->K * s->K * s->Cin * g->eb;
-            dsp[0] = (g->pack_w ? g->TC : 1) * g->CS * g->eb;
+            dsp[0] = (g->pack_x ? g->TC * s->K * s->K : g->pack_w ? g->TC : 1) * g->CS * g->eb;
         }
     }
     mg_emit_aff_blocks(w, g->img_w ? MG_REC_TEX_READ : MG_REC_BUF_LOAD, MG_CONV_SITE_W,
@@ -197,8 +209,12 @@ static void trace_reduce(mg_warp *w, const mg_schedule *s, const mg_conv_geom *g
     uint32_t xw = (uint32_t)(g->XV * g->eb), ww = (uint32_t)(g->V * g->eb);
     uint32_t nfma = (uint32_t)(s->depthwise ? 1 : g->cout ? g->nw : g->TC);
     int dwsplit = s->depthwise && g->S > 1, row = s->pattern == MG_PAT_ROW;
-    int64_t ntaps = dwsplit ? g->TT : s->K * s->K;
-    for (int64_t tr = 0; tr < ntaps; tr++) {
+    int64_t ntaps = dwsplit ? g->TT : s->K * s->K, steps = g->clen / g->XV;
+    /* taps outside the channel steps; pack_in: channels outside the taps */
+    int64_t nout = g->pack_x ? steps : ntaps, nin = g->pack_x ? ntaps : steps;
+    for (int64_t it = 0; it < nout * nin; it++) {
+        int64_t tr = g->pack_x ? it % nin : it / nin;
+        int64_t cr = (g->pack_x ? it / nin : it % nin) * g->XV;
         if (L->fast) {
             int64_t t = (dwsplit ? L->sp0 * g->TT : 0) + tr;
             L->ky0 = row ? t / s->K : t % s->K;
@@ -211,7 +227,7 @@ static void trace_reduce(mg_warp *w, const mg_schedule *s, const mg_conv_geom *g
                 L->kx[l] = row ? o2 : o1;
             }
         }
-        for (int64_t cr = 0; cr < g->clen; cr += g->XV) {
+        {
             for (int64_t j = 0; j < g->TW; j++) {
                 if (L->fast && x_fast(w, s, g, L, j, cr)) continue;
                 if (L->fast) {                   /* the slow path reads the lanes' taps */
@@ -226,8 +242,13 @@ static void trace_reduce(mg_warp *w, const mg_schedule *s, const mg_conv_geom *g
                     if (!mg_lm_get(&L->pix[j], l)) continue;
                     int64_t hi = L->ho[l] * s->stride - s->pad + L->ky[l];
                     int64_t wi = (L->wo0[l] + j) * s->stride - s->pad + L->kx[l];
-                    if (hi < 0 || hi >= s->H || wi < 0 || wi >= s->W) continue;
                     int64_t c = s->depthwise ? L->co0[l] + cr : L->sp[l] * g->CS + cr;
+                    if (g->pack_x) {
+                        mg_emit_lane(w, l, mg_conv_xp_index(s, g, L->ho[l], L->wo0[l] / g->TW, j,
+                                                            L->ky[l], L->kx[l], c) * g->eb, 0);
+                        continue;
+                    }
+                    if (hi < 0 || hi >= s->H || wi < 0 || wi >= s->W) continue;
                     if (g->img_x) mg_emit_lane(w, l, wi * g->cin4 + c / 4, hi);
                     else mg_emit_lane(w, l, ((hi * s->W + wi) * s->Cin + c) * g->eb, 0);
                 }
@@ -265,6 +286,37 @@ static void trace_reduce(mg_warp *w, const mg_schedule *s, const mg_conv_geom *g
                 mg_emit_alu(w, L->pix[j].m, MG_CONV_SITE_FMA, cls, (int)g->V, nfma, 2);
         }
     }
+}
+
+/* pack_in=2: the packing pre-pass (conv2d_cl.c, emit_prepass), lane by
+ * lane: per channel trip, window row and column, XS's load (lanes inside
+ * the input) and P's store (every lane whose channel is below Cin). */
+static void trace_prepass(mg_warp *w, const mg_schedule *s, const mg_conv_geom *g,
+                          const lanes *L)
+{
+    uint32_t eb = (uint32_t)g->eb;
+    for (int64_t t = 0; t < g->ptrips; t++)
+        for (int64_t r = 0; r < g->PH; r++)
+            for (int64_t c = 0; c < g->PW; c++) {
+                mg_emit_mem(w, MG_REC_BUF_LOAD, MG_CONV_SITE_PLD, g->tsrc, eb);
+                for (uint32_t l = 0; l < w->lanes; l++) {
+                    int64_t ci = L->co0[l] / g->TC + t * g->nz;
+                    int64_t hp = L->ho[l] * s->stride - s->pad + r;
+                    int64_t wp = L->wo0[l] * s->stride - s->pad + c;
+                    if (mg_lm_get(&L->item, l) && ci < s->Cin && hp >= 0 && hp < s->H &&
+                        wp >= 0 && wp < s->W)
+                        mg_emit_lane(w, l, ((ci * s->H + hp) * s->W + wp) * g->eb, 0);
+                }
+                mg_emit_put(w);
+                mg_emit_mem(w, MG_REC_BUF_STORE, MG_CONV_SITE_PST, g->tpk, eb);
+                for (uint32_t l = 0; l < w->lanes; l++) {
+                    int64_t ci = L->co0[l] / g->TC + t * g->nz;
+                    if (mg_lm_get(&L->item, l) && ci < s->Cin)
+                        mg_emit_lane(w, l, (((L->ho[l] * g->nx + L->wo0[l] / g->TW) * s->Cin +
+                                             ci) * g->PH * g->PW + r * g->PW + c) * g->eb, 0);
+                }
+                mg_emit_put(w);
+            }
 }
 
 /* split > 1: partial tiles to local memory, the barrier, item 0's adds. */
@@ -335,6 +387,7 @@ static void trace_body(mg_warp *w, const void *ctx)
     lanes_of(w, s, &g, &L);
     int any = mg_lm_any(&L.item);
     if (!any && g.S == 1) return;       /* split = 1: such items returned at once */
+    if (any && g.prepass) trace_prepass(w, s, &g, &L);
     if (any) trace_reduce(w, s, &g, &L);
     if (g.S > 1) trace_combine(w, s, &g, &L);
     mg_lmask out = g.S > 1 ? L.first : L.item;
