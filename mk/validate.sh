@@ -29,6 +29,9 @@
 #       along a row or down a column; mk/gen_texq_suite.sh)
 #   configs/measured/h100/validate-texq-lone.{txt,json}  the same reads at
 #       1, 2 and 4 warps per SM (texq-lone-timings.json)
+#   configs/measured/h100/validate-tiles.{txt,json}  the layer suite's
+#       4x4-tile conv2d kernels with 2x4 and 1x4 tiles at the same launch
+#       (tiles-timings.json; mk/gen_tiles_suite.sh)
 #   configs/measured/h100/validate-base.{txt,json}  the suite on the base
 #       config itself, for comparison
 #   configs/measured/h100/validate-layers.{txt,json,png}  the realistic
@@ -80,6 +83,9 @@ step "H100: the texq suite (texq-timings.json: texture requests against distinct
 step "H100: the texq-lone suite (texq-lone-timings.json: texture requests at 1-4 warps per SM)"
 "$MGSIM" validate --config $H/calibrated.json --timings $H/texq-lone-timings.json -j "$J" \
     --json-file $H/validate-texq-lone.json -o $H/validate-texq-lone.txt
+step "H100: the tiles suite (tiles-timings.json: 4x4, 2x4 and 1x4 tiles at one launch)"
+"$MGSIM" validate --config $H/calibrated.json --timings $H/tiles-timings.json -j "$J" \
+    --json-file $H/validate-tiles.json -o $H/validate-tiles.txt
 step "H100: the suite on the base config"
 "$MGSIM" validate --config configs/devices/nvidia-h100.json --timings $H/timings.json \
     -j "$J" --json-file $H/validate-base.json -o $H/validate-base.txt
