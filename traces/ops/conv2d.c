@@ -226,7 +226,7 @@ void mg_conv_geom_of(const mg_schedule *s, mg_conv_geom *g)
     g->prepass = s->pack_in == 2;
     g->tsrc = MG_CONV_TB + (int)s->bias;
     g->tpk = g->tsrc + 1;
-    g->ptrips = mg_ceil_div(s->Cin, g->nz);
+    g->ptrips = g->nz > 0 ? mg_ceil_div(s->Cin, g->nz) : 0; /* nz 0: refused by check */
     g->PH = s->stride + s->K - 1;
     g->PW = g->TW * s->stride + s->K - 1;
     const int64_t ext[3] = {g->nz, g->nx, g->Ho};
