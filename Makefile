@@ -338,4 +338,5 @@ reliability: $(MGSIM) $(MGPROBE)
 fuzz-corpus: fuzz-build
 	@sh mk/fuzz.sh $(FUZZ_DIR) merge 0 $(FUZZ_NAMES)
 
--include $(FUZZ_LOBJS:.o=.d)
+-include $(FUZZ_LOBJS:.o=.d) $(FUZZ_NAMES:%=$(FUZZ_DIR)/obj/tests/fuzz/fuzz_%.d) \
+         $(FUZZ_DIR)/obj/tests/fuzz/harness.d
