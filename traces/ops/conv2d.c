@@ -497,6 +497,16 @@ static void plan(const mg_schedule *s, mg_kernel *k)
 
 /* ---- input data and reference ---------------------------------------------- */
 
+/* pack_in: the input pixel (hi, wi) that data_vec's element at window
+ * (ho, gx), row r, column c holds; 0 when it is padding (outside the input). */
+static int pack_src(const mg_schedule *s, const mg_conv_geom *g, int64_t ho, int64_t gx,
+                    int64_t r, int64_t c, int64_t *hi, int64_t *wi)
+{
+    *hi = ho * s->stride + r - s->pad;
+    *wi = gx * g->TW * s->stride + c - s->pad;
+    return *hi >= 0 && *hi < s->H && *wi >= 0 && *wi < s->W;
+}
+
 /* pack_in=1: the packed input as TVM's packing kernel writes it from one
  * NHWC input, so that the kernel computes a true convolution: each
  * element is the padded input's value at its (hi, wi, ci), 0 in the
@@ -515,10 +525,9 @@ static void init(const mg_schedule *s, const mg_kernel *k, mg_host *h)
             for (int64_t ci = 0; ci < s->Cin; ci++)
                 for (int64_t r = 0; r < g.PH; r++)
                     for (int64_t c = 0; c < g.PW; c++) {
-                        int64_t hi = ho * s->stride + r - s->pad;
-                        int64_t wi = gx * g.TW * s->stride + c - s->pad;
+                        int64_t hi, wi;
                         float v = 0;
-                        if (hi >= 0 && hi < s->H && wi >= 0 && wi < s->W) {
+                        if (pack_src(s, &g, ho, gx, r, c, &hi, &wi)) {
                             uint64_t z = (uint64_t)s->seed * 0x9e3779b97f4a7c15ull +
                                          (uint64_t)((hi * s->W + wi) * s->Cin + ci) + 1;
                             z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -545,11 +554,10 @@ static void reference(const mg_schedule *s, const mg_kernel *k, mg_host *h)
                 for (int64_t ci = 0; ci < s->Cin; ci++)
                     for (int64_t r = 0; r < g.PH; r++)
                         for (int64_t c = 0; c < g.PW; c++) {
-                            int64_t hi = ho * s->stride + r - s->pad;
-                            int64_t wi = gx * g.TW * s->stride + c - s->pad;
+                            int64_t hi, wi;
                             h->f[g.tpk][((ho * g.nx + gx) * s->Cin + ci) * g.PH * g.PW +
                                         r * g.PW + c] =
-                                hi >= 0 && hi < s->H && wi >= 0 && wi < s->W
+                                pack_src(s, &g, ho, gx, r, c, &hi, &wi)
                                     ? xs[(ci * s->H + hi) * s->W + wi] : 0.0f;
                         }
     }
