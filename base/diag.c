@@ -23,15 +23,17 @@ static void diag_add(mg_diag *d, const char *prefix, const char *fmt, va_list ap
     }
     char body[1024];
     vsnprintf(body, sizeof body, fmt, ap);
-    size_t len = strlen(prefix) + strlen(body) + 1;
-    char *s = malloc(len);
+    size_t lp = strlen(prefix), lb = strlen(body);
+    char *s = malloc(lp + lb + 1);
     if (!s) return;
-    snprintf(s, len, "%s%s", prefix, body);
+    memcpy(s, prefix, lp);
+    memcpy(s + lp, body, lb + 1);
     d->msg[d->stored++] = s;
 }
 
 void mg_diag_error(mg_diag *d, const char *fmt, ...)
 {
+    if (!d) return;
     va_list ap;
     va_start(ap, fmt);
     diag_add(d, "", fmt, ap);
@@ -41,6 +43,7 @@ void mg_diag_error(mg_diag *d, const char *fmt, ...)
 
 void mg_diag_warn(mg_diag *d, const char *fmt, ...)
 {
+    if (!d) return;
     va_list ap;
     va_start(ap, fmt);
     diag_add(d, "warning: ", fmt, ap);

@@ -24,12 +24,13 @@ typedef struct mg_diag {
 void mg_diag_init(mg_diag *d);
 void mg_diag_free(mg_diag *d);
 
-/* Add an error.  Formatting as printf.  Never fails (drops on OOM). */
+/* Add an error.  Formatting as printf.  Never fails (drops on OOM).  d
+ * NULL: nothing is added (a caller that needs no message). */
 void mg_diag_error(mg_diag *d, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 /* Add a warning: printed like an error with "warning: " after the place,
- * but not counted by mg_diag_failed(). */
+ * but not counted by mg_diag_failed().  d NULL: nothing is added. */
 void mg_diag_warn(mg_diag *d, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 

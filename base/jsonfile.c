@@ -143,18 +143,27 @@ static int too_deep(const char *text, size_t off)
 
 /* The keys of one object seen so far: an open-addressed table of cJSON
  * nodes keyed by FNV-1a of their names, sized for the object's member count
- * at most half full, so the duplicate check is linear in the document. */
+ * at most half full, so the duplicate check is linear in the document.  A
+ * small object's table is the caller's array (no allocation). */
 typedef struct {
     const cJSON **slot;
     size_t mask;
 } keyset;
 
-/* Size ks for n keys.  Returns 0, or -1 when out of memory. */
-static int keyset_init(keyset *ks, size_t n)
+#define KEYSET_SMALL 16
+
+/* Size ks for n keys, in small[KEYSET_SMALL] when it fits.  Returns 0, or
+ * -1 when out of memory. */
+static int keyset_init(keyset *ks, size_t n, const cJSON **small)
 {
     size_t cap = 8;
     while (cap < 2 * n) cap *= 2;
-    ks->slot = calloc(cap, sizeof *ks->slot);
+    if (cap <= KEYSET_SMALL) {
+        memset(small, 0, cap * sizeof *small);
+        ks->slot = small;
+    } else {
+        ks->slot = calloc(cap, sizeof *ks->slot);
+    }
     ks->mask = cap - 1;
     return ks->slot ? 0 : -1;
 }
@@ -173,38 +182,74 @@ static int keyset_add(keyset *ks, const cJSON *c)
     return 0;
 }
 
-/* Recursively reject objects with a repeated key; `path` is the JSON path
- * of j.  Reports the first repeat in document order.  Returns 0 when
- * clean. */
-static int check_dups(const char *name, const cJSON *j, char *path, size_t plen,
-                      mg_diag *d)
+/* Report the object at `at` (its member c, a repeat when c is not NULL):
+ * a repeated key, or no memory for the check. */
+static void dup_error(const char *name, const mg_json_at *at, const cJSON *c, mg_diag *d)
+{
+    char path[512];
+    mg_json_at_path(at, path, sizeof path);
+    if (c)
+        mg_diag_error(d, "%s: %s.%s: duplicate key (each key may appear once)", name, path,
+                      c->string ? c->string : "?");
+    else
+        mg_diag_error(d, "%s: %s: out of memory checking for duplicate keys", name, path);
+}
+
+/* Recursively reject objects with a repeated key; `up` is where j is (NULL:
+ * j is the root).  Reports the first repeat in document order.  Returns 0
+ * when clean. */
+static int check_dups(const char *name, const cJSON *j, const mg_json_at *up, mg_diag *d)
 {
     if (!cJSON_IsObject(j) && !cJSON_IsArray(j)) return 0;
-    size_t base = strlen(path), n = 0;
+    size_t n = 0;
     for (const cJSON *c = j->child; c; c = c->next) n++;
     keyset ks = {NULL, 0};
-    if (cJSON_IsObject(j) && keyset_init(&ks, n)) {
-        mg_diag_error(d, "%s: %s: out of memory checking for duplicate keys", name, path);
+    const cJSON *small[KEYSET_SMALL];
+    if (cJSON_IsObject(j) && keyset_init(&ks, n, small)) {
+        dup_error(name, up, NULL, d);
         return -1;
     }
-    int idx = 0, rc = 0;
-    for (const cJSON *c = j->child; c && !rc; c = c->next, idx++) {
-        if (cJSON_IsObject(j)) {
-            if (keyset_add(&ks, c)) {
-                mg_diag_error(d, "%s: %s.%s: duplicate key (each key may appear once)",
-                              name, path, c->string ? c->string : "?");
-                rc = -1;
-                break;
-            }
-            snprintf(path + base, plen - base, ".%s", c->string ? c->string : "?");
-        } else {
-            snprintf(path + base, plen - base, "[%d]", idx);
+    mg_json_at at = {.up = up, .in_object = cJSON_IsObject(j)};
+    int rc = 0;
+    for (const cJSON *c = j->child; c && !rc; c = c->next, at.idx++) {
+        if (at.in_object && keyset_add(&ks, c)) {
+            dup_error(name, up, c, d);
+            rc = -1;
+            break;
         }
-        rc = check_dups(name, c, path, plen, d);
-        path[base] = '\0';
+        at.node = c;
+        rc = check_dups(name, c, &at, d);
     }
-    free(ks.slot);
+    if (ks.slot != small) free(ks.slot);
     return rc;
+}
+
+/* Report cJSON's syntax error in text: where (line, column, offset) and
+ * what (cut short, nested too deep, or the text near it). */
+static void syntax_error(const char *name, const char *text, size_t len, mg_diag *d)
+{
+    const char *ep = cJSON_GetErrorPtr();
+    size_t off = (ep && ep >= text && ep <= text + len) ? (size_t)(ep - text) : len;
+    size_t line, col;
+    locate(text, off, &line, &col);
+    char near[24] = "";
+    size_t k = 0;
+    for (size_t q = off; q < len && k < 16 && text[q] != '\n'; q++)
+        near[k++] = (text[q] >= 32 && text[q] < 127) ? text[q] : '?';
+    near[k] = '\0';
+    if (off >= len || looks_truncated(text, len)) {
+        locate(text, len, &line, &col);
+        off = len;
+    }
+    if (off < len && too_deep(text, off))
+        mg_diag_error(d, "%s:%zu:%zu: JSON nested deeper than %d levels at byte offset %zu",
+                      name, line, col, CJSON_NESTING_LIMIT, off);
+    else if (off >= len)
+        mg_diag_error(d, "%s:%zu:%zu: JSON syntax error: unexpected end of input "
+                      "at byte offset %zu (truncated file?)", name, line, col, off);
+    else
+        mg_diag_error(d, "%s:%zu:%zu: JSON syntax error at byte offset %zu near '%s'",
+                      name, line, col, off, near);
 }
 
 cJSON *mg_json_parse(const char *name, const char *text, size_t len, mg_diag *d)
@@ -229,32 +274,10 @@ cJSON *mg_json_parse(const char *name, const char *text, size_t len, mg_diag *d)
     /* len + 1: cJSON wants the terminating NUL inside the length. */
     cJSON *j = cJSON_ParseWithLengthOpts(text, len + 1, &end, 1);
     if (!j) {
-        const char *ep = cJSON_GetErrorPtr();
-        size_t off = (ep && ep >= text && ep <= text + len) ? (size_t)(ep - text) : len;
-        size_t line, col;
-        locate(text, off, &line, &col);
-        char near[24] = "";
-        size_t k = 0;
-        for (size_t q = off; q < len && k < 16 && text[q] != '\n'; q++)
-            near[k++] = (text[q] >= 32 && text[q] < 127) ? text[q] : '?';
-        near[k] = '\0';
-        if (off >= len || looks_truncated(text, len)) {
-            locate(text, len, &line, &col);
-            off = len;
-        }
-        if (off < len && too_deep(text, off))
-            mg_diag_error(d, "%s:%zu:%zu: JSON nested deeper than %d levels at byte offset %zu",
-                          name, line, col, CJSON_NESTING_LIMIT, off);
-        else if (off >= len)
-            mg_diag_error(d, "%s:%zu:%zu: JSON syntax error: unexpected end of input "
-                          "at byte offset %zu (truncated file?)", name, line, col, off);
-        else
-            mg_diag_error(d, "%s:%zu:%zu: JSON syntax error at byte offset %zu near '%s'",
-                          name, line, col, off, near);
+        if (d) syntax_error(name, text, len, d);
         return NULL;
     }
-    char path[512] = "$";
-    if (check_dups(name, j, path, sizeof path, d) ||
+    if (check_dups(name, j, NULL, d) ||
         mg_json_check_values(name, text, len, j, d)) {
         cJSON_Delete(j);
         return NULL;

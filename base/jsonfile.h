@@ -21,8 +21,9 @@
 #define MG_JSON_MAX_BYTES (64u << 20)
 
 /* Parse `len` bytes of `text` (NUL-terminated at text[len]) named `name`
- * (used in messages).  Returns the
- * document, or NULL after adding one error to d. */
+ * (used in messages).  Returns the document, or NULL after adding one
+ * error to d; d NULL: no message, nor the work of placing the error (for a
+ * caller that only needs to know, such as a results line's parser). */
 cJSON *mg_json_parse(const char *name, const char *text, size_t len, mg_diag *d);
 
 /* Read and parse the file at `path` ("-" reads stdin). */

@@ -5,30 +5,50 @@
 #include <stdio.h>
 #include <string.h>
 
+char *mg_json_at_path(const mg_json_at *at, char *buf, size_t len)
+{
+    if (!at) {
+        snprintf(buf, len, "$");
+        return buf;
+    }
+    mg_json_at_path(at->up, buf, len);
+    size_t base = strlen(buf);
+    if (at->in_object) snprintf(buf + base, len - base, ".%s", at->node->string);
+    else snprintf(buf + base, len - base, "[%d]", at->idx);
+    return buf;
+}
+
 /* A walk over the document: the tree gives the JSON path, the text the
  * literal.  Keys, strings and numbers appear in the text in the order of a
  * pre-order walk of the tree (an object's key before its value), so the
  * next string literal (or number) in the text is always the next string
- * (or number) of the walk. */
+ * (or number) of the walk.  The path is written out only for a message. */
 typedef struct walk {
     const char *name;
     const char *text;
     size_t      len;
     size_t      pos;      /* where the search for the next literal starts */
-    char        path[512];
+    const mg_json_at *at; /* where the walk is (NULL: the root) */
     mg_diag    *d;
 } walk;
 
 /* The next string literal at or after w->pos: [*s, *e) between its quotes.
- * Returns 0, or -1 when there is none (the text does not match the tree). */
+ * Returns 0, or -1 when there is none (the text does not match the tree).
+ * text[len] is '\0' and no NUL comes before it (mg_json_parse checks), so
+ * memchr and strcspn find the bytes that matter. */
 static int next_literal(walk *w, size_t *s, size_t *e)
 {
-    size_t i = w->pos;
-    while (i < w->len && w->text[i] != '"') i++;
-    if (i >= w->len) return -1;
-    *s = ++i;
-    while (i < w->len && w->text[i] != '"') i += w->text[i] == '\\' ? 2 : 1;
-    if (i >= w->len) return -1;
+    const char *q = memchr(w->text + w->pos, '"', w->len - w->pos);
+    if (!q) return -1;
+    size_t i = (size_t)(q - w->text) + 1;
+    *s = i;
+    for (;;) {
+        i += strcspn(w->text + i, "\"\\");
+        if (i >= w->len) return -1;
+        if (w->text[i] == '"') break;
+        i += 2;                                  /* the escape and its byte */
+        if (i >= w->len) return -1;
+    }
     *e = i;
     w->pos = i + 1;
     return 0;
@@ -94,31 +114,48 @@ static int is_control(long cp)
     return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f);
 }
 
-/* Check the literal [s, e) of the string at w->path (`what` says which:
- * "" for a value, " key" for a key).  Returns 0, or -1 with an error. */
-static int check_literal(walk *w, size_t s, size_t e, const char *what)
+/* Report the bad character cp (-1: not UTF-8, the byte at p), character
+ * ch of the literal at w->at (key as check_literal's). */
+static void literal_error(const walk *w, int key, const char *p, long cp, size_t ch)
+{
+    char path[512], what[32] = "";
+    mg_json_at_path(w->at, path, sizeof path);
+    if (key) snprintf(what, sizeof what, " key #%d:", key);
+    if (cp < 0)
+        mg_diag_error(w->d, "%s: %s:%s expected UTF-8 text, got the byte 0x%02x "
+                      "at character %zu", w->name, path, what, (unsigned)(unsigned char)*p, ch);
+    else if (cp == 0)
+        mg_diag_error(w->d, "%s: %s:%s expected text without NUL characters, "
+                      "got \\u0000 at character %zu", w->name, path, what, ch);
+    else
+        mg_diag_error(w->d, "%s: %s:%s expected text without control characters, "
+                      "got U+%04lX at character %zu", w->name, path, what,
+                      (unsigned long)cp, ch);
+}
+
+/* The bytes that stand for themselves in a literal: printable ASCII but
+ * the quote and the backslash. */
+static const char plain[] =
+    " !#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[]^_`"
+    "abcdefghijklmnopqrstuvwxyz{|}~";
+
+/* Check the literal [s, e) of the string at w->at (key: 0 for a value, N
+ * for the key of an object's member N).  Returns 0, or -1 with an error. */
+static int check_literal(walk *w, size_t s, size_t e, int key)
 {
     const char *p = w->text + s, *end = w->text + e;
     for (size_t ch = 1; p < end; ch++) {
-        size_t n;
+        size_t n = strspn(p, plain);     /* stops at the closing quote at the latest */
+        if (n) {
+            p += n;
+            ch += n - 1;
+            continue;
+        }
         long cp = *p == '\\' ? unescape(p, end, &n)
                              : mg_utf8_decode((const unsigned char *)p,
                                            (const unsigned char *)end, &n);
-        if (cp < 0) {
-            mg_diag_error(w->d, "%s: %s:%s expected UTF-8 text, got the byte 0x%02x "
-                          "at character %zu", w->name, w->path, what,
-                          (unsigned)(unsigned char)*p, ch);
-            return -1;
-        }
-        if (cp == 0) {
-            mg_diag_error(w->d, "%s: %s:%s expected text without NUL characters, "
-                          "got \\u0000 at character %zu", w->name, w->path, what, ch);
-            return -1;
-        }
-        if (is_control(cp)) {
-            mg_diag_error(w->d, "%s: %s:%s expected text without control characters, "
-                          "got U+%04lX at character %zu", w->name, w->path, what,
-                          (unsigned long)cp, ch);
+        if (cp < 0 || cp == 0 || is_control(cp)) {
+            literal_error(w, key, p, cp, ch);
             return -1;
         }
         p += n;
@@ -126,53 +163,54 @@ static int check_literal(walk *w, size_t s, size_t e, const char *what)
     return 0;
 }
 
-/* Check the next literal as the string at w->path. */
-static int check_next(walk *w, const char *what)
+/* Check the next literal as the string at w->at (key as check_literal's). */
+static int check_next(walk *w, int key)
 {
     size_t s, e;
     if (next_literal(w, &s, &e)) {
+        char path[512];
         mg_diag_error(w->d, "%s: %s: the text does not match its parsed form",
-                      w->name, w->path);
+                      w->name, mg_json_at_path(w->at, path, sizeof path));
         return -1;
     }
-    return check_literal(w, s, e, what);
+    return check_literal(w, s, e, key);
 }
 
-/* The number at w->path, the next number token in the text: it must be
+/* The number at w->at, the next number token in the text: it must be
  * finite as a double (cJSON reads 1e309 as infinity). */
 static int check_number(walk *w, const cJSON *j)
 {
     size_t i = w->pos;
-    while (i < w->len && !strchr("-0123456789", w->text[i])) i++;
+    i += strcspn(w->text + i, "-0123456789");
+    if (i > w->len) i = w->len;
     size_t s = i;
-    while (i < w->len && w->text[i] && strchr("-+.eE0123456789", w->text[i])) i++;
+    i += strspn(w->text + i, "-+.eE0123456789");
+    if (i > w->len) i = w->len;
     w->pos = i;
     if (isfinite(j->valuedouble)) return 0;
     int n = i - s > 40 ? 40 : (int)(i - s);
+    char path[512];
     mg_diag_error(w->d, "%s: %s: %.*s%s is out of range for a double (magnitude above 1.8e308)",
-                  w->name, w->path, n, w->text + s, i - s > 40 ? "..." : "");
+                  w->name, mg_json_at_path(w->at, path, sizeof path), n, w->text + s,
+                  i - s > 40 ? "..." : "");
     return -1;
 }
 
-/* Walk j (at w->path) in pre-order, checking each key, string and number. */
+/* Walk j (at w->at) in pre-order, checking each key, string and number. */
 static int check_node(walk *w, const cJSON *j)
 {
-    if (cJSON_IsString(j)) return check_next(w, "");
+    if (cJSON_IsString(j)) return check_next(w, 0);
     if (cJSON_IsNumber(j)) return check_number(w, j);
     if (!cJSON_IsObject(j) && !cJSON_IsArray(j)) return 0;
-    size_t base = strlen(w->path);
-    int idx = 0;
-    for (const cJSON *c = j->child; c; c = c->next, idx++) {
-        if (cJSON_IsObject(j)) {
-            char what[32];
-            snprintf(what, sizeof what, " key #%d:", idx + 1);
-            if (check_next(w, what)) return -1;
-            snprintf(w->path + base, sizeof w->path - base, ".%s", c->string);
-        } else {
-            snprintf(w->path + base, sizeof w->path - base, "[%d]", idx);
-        }
-        if (check_node(w, c)) return -1;
-        w->path[base] = '\0';
+    const mg_json_at *up = w->at;
+    mg_json_at at = {.up = up, .in_object = cJSON_IsObject(j)};
+    for (const cJSON *c = j->child; c; c = c->next, at.idx++) {
+        if (at.in_object && check_next(w, at.idx + 1)) return -1;
+        at.node = c;
+        w->at = &at;
+        int rc = check_node(w, c);
+        w->at = up;
+        if (rc) return -1;
     }
     return 0;
 }
@@ -180,6 +218,6 @@ static int check_node(walk *w, const cJSON *j)
 int mg_json_check_values(const char *name, const char *text, size_t len,
                           const cJSON *j, mg_diag *d)
 {
-    walk w = { .name = name, .text = text, .len = len, .pos = 0, .path = "$", .d = d };
+    walk w = { .name = name, .text = text, .len = len, .pos = 0, .at = NULL, .d = d };
     return check_node(&w, j);
 }

@@ -17,13 +17,28 @@
 #include "base/diag.h"
 
 /* Check every string and number of j, the document cJSON parsed from
- * `len` bytes of `text` (named `name` in messages).  Returns 0 when all are
+ * `len` bytes of `text` (named `name` in messages; text[len] is '\0' and
+ * no NUL comes before it, as mg_json_parse checks).  Returns 0 when all are
  * clean, else -1 after adding one error naming the JSON path and the first
  * bad character ("FILE: $.device.name: expected text without control
  * characters, got U+001B at character 1") or number ("FILE: $.core.clock:
  * 1e309 is out of range for a double ..."). */
 int mg_json_check_values(const char *name, const char *text, size_t len,
                           const cJSON *j, mg_diag *d);
+
+/* A place in a parsed document, for a message's JSON path, written out
+ * only when a message needs it: node, member or element idx of the
+ * array or object (in_object) at up (NULL: the root's). */
+typedef struct mg_json_at {
+    const struct mg_json_at *up;
+    const cJSON *node;
+    int idx;
+    int in_object;
+} mg_json_at;
+
+/* The JSON path of at ("$", "$.core.clock", "$.levels[2]") into buf[len],
+ * cut to fit; returns buf. */
+char *mg_json_at_path(const mg_json_at *at, char *buf, size_t len);
 
 /* The code point of the UTF-8 sequence at p (p < end); sets *n to its
  * length (1 when invalid).  Returns -1 for a byte that does not start a

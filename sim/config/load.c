@@ -271,6 +271,24 @@ static void set_default(load_ctx *c, const mg_field *f)
 
 /* ---- key matching ------------------------------------------------------- */
 
+/* n bytes of s at buf + o, as many as fit before buf[len - 1]; the new o. */
+static size_t put_part(char *buf, size_t o, size_t len, const char *s, size_t n)
+{
+    if (n > len - 1 - o) n = len - 1 - o;
+    memcpy(buf + o, s, n);
+    return o + n;
+}
+
+/* "a.b" into buf[len] (len > 0), cut to fit as snprintf would: a path or
+ * key for every key of a config, so without printf's cost. */
+static void join_key(char *buf, size_t len, const char *a, const char *b)
+{
+    size_t o = put_part(buf, 0, len, a, strlen(a));
+    o = put_part(buf, o, len, ".", 1);
+    o = put_part(buf, o, len, b, strlen(b));
+    buf[o] = '\0';
+}
+
 static void unknown_key(load_ctx *c, const char *section, const char *key)
 {
     const char *cands[MG_MAX_FIELDS + 16];
@@ -342,7 +360,7 @@ static void match_keys(load_ctx *c, const cJSON *root)
         }
         for (const cJSON *k = t->child; k; k = k->next) {
             char key[128];
-            snprintf(key, sizeof key, "%s.%s", t->string, k->string);
+            join_key(key, sizeof key, t->string, k->string);
             if (mg_schema_find(key, &idx)) c->node[idx] = k;
             else unknown_key(c, t->string, k->string);
         }
@@ -356,7 +374,7 @@ static void fill_rows(load_ctx *c)
     for (size_t i = 0; i < mg_schema_count; i++) {
         const mg_field *f = &mg_schema[i];
         char path[128];
-        snprintf(path, sizeof path, "$.%s", f->key);
+        join_key(path, sizeof path, "$", f->key);
         if (f->when) {
             /* If the controlling key is broken, stay quiet about this one. */
             char ctl[64];

@@ -90,6 +90,39 @@ int mg_vary_parse(const char *arg, mg_vary *v, mg_diag *d)
     return 0;
 }
 
+/* A copy of config document doc for a variant to change: its top-level
+ * members are references to doc's (cJSON_Delete leaves what they point
+ * to), so a variant costs a node per member rather than a copy of the whole
+ * config; section_of gives a section its own copy before it is changed.
+ * NULL when out of memory. */
+static cJSON *shallow_copy(const cJSON *doc)
+{
+    if (!cJSON_IsObject(doc)) return cJSON_Duplicate(doc, 1);
+    cJSON *copy = cJSON_CreateObject();
+    for (const cJSON *m = doc->child; copy && m; m = m->next) {
+        if (!cJSON_AddItemReferenceToObject(copy, m->string, (cJSON *)m)) {
+            cJSON_Delete(copy);
+            copy = NULL;
+        }
+    }
+    return copy;
+}
+
+/* Section s of doc, made doc's own when it is a reference (shallow_copy):
+ * a deep copy in its place.  NULL when out of memory. */
+static cJSON *own_section(cJSON *doc, cJSON *s)
+{
+    if (!(s->type & cJSON_IsReference)) return s;
+    cJSON *o = cJSON_Duplicate(s, 1);
+    if (!o || !cJSON_ReplaceItemViaPointer(doc, s, o)) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    return o;
+}
+
+/* The object of key's section in doc (added when missing, doc's own), its
+ * leaf name in leaf; NULL when the section is not an object. */
 static cJSON *section_of(cJSON *doc, const char *key, char *leaf, size_t len)
 {
     const char *dot = strchr(key, '.');
@@ -98,7 +131,7 @@ static cJSON *section_of(cJSON *doc, const char *key, char *leaf, size_t len)
     snprintf(leaf, len, "%s", dot + 1);
     cJSON *s = cJSON_GetObjectItemCaseSensitive(doc, sec);
     if (!s) s = cJSON_AddObjectToObject(doc, sec);
-    return cJSON_IsObject(s) ? s : NULL;
+    return cJSON_IsObject(s) ? own_section(doc, s) : NULL;
 }
 
 static void put(cJSON *sec, const char *leaf, cJSON *val)
@@ -170,7 +203,7 @@ int mg_device_variant(const cJSON *doc, const char *name, const mg_device *base,
                       const mg_vary *v, const int *choice, mg_device *out,
                       char (*resolved)[48], mg_diag *d)
 {
-    cJSON *copy = cJSON_Duplicate(doc, 1);
+    cJSON *copy = shallow_copy(doc);
     if (!copy) {
         mg_diag_error(d, "out of memory");
         return -1;

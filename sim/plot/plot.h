@@ -21,12 +21,27 @@
 
 #include "base/diag.h"
 
+/* The JSON documents that plot jobs have read, kept for later jobs: a
+ * caller preparing several kinds from the same files (the fuzz target
+ * gives one input to every kind) reads and checks each file once.  The
+ * files must not change while it is in use.  Zeroed: empty. */
+#define MG_PLOT_DOCS 8
+typedef struct mg_plot_docs {
+    int n;
+    struct {
+        char  *file;         /* the name it was read by */
+        cJSON *doc;          /* its document, or NULL when it did not load */
+        mg_diag msgs;        /* what loading it reported */
+    } e[MG_PLOT_DOCS];
+} mg_plot_docs;
+
 typedef struct mg_plot_job {
     char        dir[4096];   /* the data folder */
     int         keep;        /* 1: a folder the user named (--data): kept */
     FILE       *meta;        /* DIR/meta.gp while preparing */
     const char *config;      /* --config CFG (roofline ceilings), or NULL */
     char        summary[512];/* one line for the user, set by prepare */
+    mg_plot_docs *docs;      /* documents read once (set after init), or NULL */
 } mg_plot_job;
 
 typedef struct mg_plot_kind {
@@ -53,6 +68,18 @@ int mg_plot_job_finish(mg_plot_job *job, mg_diag *d);
 
 /* Close what is open and remove a temporary data folder with its files. */
 void mg_plot_job_free(mg_plot_job *job);
+
+/* The JSON document of file (mg_json_load), from job->docs when it has
+ * the file (then the messages of its loading are added to d again), read
+ * into it when there is room.  Hand it back with mg_plot_unload; never
+ * change it.  NULL with a message in d when the file does not load. */
+cJSON *mg_plot_load(mg_plot_job *job, const char *file, mg_diag *d);
+
+/* Free a document of mg_plot_load unless job->docs keeps it (NULL: none). */
+void mg_plot_unload(mg_plot_job *job, cJSON *doc);
+
+/* Free the documents and empty docs. */
+void mg_plot_docs_free(mg_plot_docs *docs);
 
 /* Create DIR/name for writing.  NULL with a message in d on failure. */
 FILE *mg_plot_data_open(mg_plot_job *job, const char *name, mg_diag *d);

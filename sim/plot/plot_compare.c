@@ -72,7 +72,7 @@ int mg_plot_prepare_compare(mg_plot_job *job, int n, char **inputs, mg_diag *d)
 {
     (void)n;
     const char *file = inputs[0];
-    cJSON *j = mg_json_load(file, d);
+    cJSON *j = mg_plot_load(job, file, d);
     if (!j) return -1;
     const char *schema = NULL, *meas = "measured", *model = "model";
     int rc = -1, nc = 0;
@@ -104,6 +104,6 @@ int mg_plot_prepare_compare(mg_plot_job *job, int n, char **inputs, mg_diag *d)
     rc = 0;
 out:
     if (f && mg_plot_data_close(job, f, "c.dat", d)) rc = -1;
-    cJSON_Delete(j);
+    mg_plot_unload(job, j);
     return rc;
 }

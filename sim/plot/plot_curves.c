@@ -30,18 +30,19 @@
 #include <string.h>
 
 /* The document of INPUT: a profile with its curves of `aspect`, or a
- * curves file itself.  Returns the curves document (caller frees) or NULL:
- * with a message in d, or silently (*absent = 1) when a profile lacks the
- * aspect or its curve and `optional` is set. */
-static cJSON *load_curves(const char *file, const cJSON *prof, const char *aspect,
-                          int optional, int *absent, mg_diag *d)
+ * curves file itself.  Returns the curves document (the caller hands it
+ * back with mg_plot_unload) or NULL: with a message in d, or silently
+ * (*absent = 1) when a profile lacks the aspect or its curve and
+ * `optional` is set. */
+static cJSON *load_curves(mg_plot_job *job, const char *file, const cJSON *prof,
+                          const char *aspect, int optional, int *absent, mg_diag *d)
 {
     *absent = 0;
     if (!prof) {
-        cJSON *c = mg_json_load(file, d);
+        cJSON *c = mg_plot_load(job, file, d);
         if (!c) return NULL;
         if (mg_curve_validate(c, file, d)) {
-            cJSON_Delete(c);
+            mg_plot_unload(job, c);
             return NULL;
         }
         return c;
@@ -65,9 +66,9 @@ static cJSON *load_curves(const char *file, const cJSON *prof, const char *aspec
     }
     memcpy(p, file, dl);
     strcpy(p + dl, cv->valuestring);
-    cJSON *c = mg_json_load(p, d);
+    cJSON *c = mg_plot_load(job, p, d);
     if (c && mg_curve_validate(c, p, d)) {
-        cJSON_Delete(c);
+        mg_plot_unload(job, c);
         c = NULL;
     }
     if (c) {
@@ -75,7 +76,7 @@ static cJSON *load_curves(const char *file, const cJSON *prof, const char *aspec
         if (strcmp(an->valuestring, aspect)) {
             mg_diag_error(d, "%s: $.aspect: \"%s\", expected \"%s\" (from %s: $.aspects.%s."
                           "curve)", p, an->valuestring, aspect, file, aspect);
-            cJSON_Delete(c);
+            mg_plot_unload(job, c);
             c = NULL;
         }
     }
@@ -83,27 +84,28 @@ static cJSON *load_curves(const char *file, const cJSON *prof, const char *aspec
     return c;
 }
 
-/* INPUT's document when it is a profile (validated), else NULL and *curve
- * set when it is a curves file; -1 on an error. */
-static int open_input(const char *file, cJSON **prof, mg_diag *d)
+/* INPUT's document into *prof when it is a profile (validated; hand it
+ * back with mg_plot_unload), else NULL when it is a curves file; -1 on an
+ * error. */
+static int open_input(mg_plot_job *job, const char *file, cJSON **prof, mg_diag *d)
 {
     *prof = NULL;
-    cJSON *j = mg_json_load(file, d);
+    cJSON *j = mg_plot_load(job, file, d);
     if (!j) return -1;
     const cJSON *s = cJSON_GetObjectItemCaseSensitive(j, "schema");
     if (cJSON_IsString(s) && !strcmp(s->valuestring, MG_CURVE_SCHEMA)) {
-        cJSON_Delete(j);
+        mg_plot_unload(job, j);
         return 0;
     }
     if (!cJSON_IsString(s) || strcmp(s->valuestring, MG_PROFILE_SCHEMA)) {
         mg_diag_error(d, "%s: $.schema: expected \"%s\" (a probe profile) or \"%s\" (its "
                       "curves), got %s", file, MG_PROFILE_SCHEMA, MG_CURVE_SCHEMA,
                       cJSON_IsString(s) ? s->valuestring : mg_json_type_name(s));
-        cJSON_Delete(j);
+        mg_plot_unload(job, j);
         return -1;
     }
     if (mg_profile_validate(j, file, d)) {
-        cJSON_Delete(j);
+        mg_plot_unload(job, j);
         return -1;
     }
     *prof = j;
@@ -199,8 +201,8 @@ int mg_plot_prepare_regs(mg_plot_job *job, int n, char **inputs, mg_diag *d)
     int absent, rc = -1;
     FILE *r = NULL, *g = NULL, *rf = NULL;
     int nfail = 0;
-    if (open_input(file, &prof, d)) return -1;
-    c = load_curves(file, prof, "regs", 0, &absent, d);
+    if (open_input(job, file, &prof, d)) return -1;
+    c = load_curves(job, file, prof, "regs", 0, &absent, d);
     if (!c) goto done;
     if (strcmp(cJSON_GetObjectItemCaseSensitive(c, "aspect")->valuestring, "regs")) {
         mg_diag_error(d, "%s: $.aspect: expected \"regs\" curves, got \"%s\"", file,
@@ -256,8 +258,8 @@ done:
     if (r && mg_plot_data_close(job, r, "r.dat", d)) rc = -1;
     if (g && mg_plot_data_close(job, g, "g.dat", d)) rc = -1;
     if (rf && mg_plot_data_close(job, rf, "rf.dat", d)) rc = -1;
-    cJSON_Delete(c);
-    cJSON_Delete(prof);
+    mg_plot_unload(job, c);
+    mg_plot_unload(job, prof);
     return rc;
 }
 
@@ -311,7 +313,7 @@ int mg_plot_prepare_chase(mg_plot_job *job, int n, char **inputs, mg_diag *d)
     static const char *const labels[] = {"buffer (global memory)", "image (texture path)"};
     const char *file = inputs[0];
     cJSON *prof;
-    if (open_input(file, &prof, d)) return -1;
+    if (open_input(job, file, &prof, d)) return -1;
     FILE *f = mg_plot_data_open(job, "c.dat", d);
     int rc = f ? 0 : -1, nc = 0, nvl = 0, pts = 0;
     yrange yr = {INFINITY, 0};
@@ -319,7 +321,7 @@ int mg_plot_prepare_chase(mg_plot_job *job, int n, char **inputs, mg_diag *d)
     cJSON *keep[2] = {NULL, NULL};
     for (int a = 0; a < 2 && !rc; a++) {
         int absent;
-        cJSON *c = load_curves(file, prof, aspects[a], 1, &absent, d);
+        cJSON *c = load_curves(job, file, prof, aspects[a], 1, &absent, d);
         if (!c) {
             if (!absent) rc = -1;
             continue;
@@ -367,8 +369,8 @@ int mg_plot_prepare_chase(mg_plot_job *job, int n, char **inputs, mg_diag *d)
                  "cache size%s", nc, nc == 1 ? "" : "s", nvl, nvl == 1 ? "" : "s");
     }
     if (f && mg_plot_data_close(job, f, "c.dat", d)) rc = -1;
-    cJSON_Delete(keep[0]);
-    cJSON_Delete(keep[1]);
-    cJSON_Delete(prof);
+    mg_plot_unload(job, keep[0]);
+    mg_plot_unload(job, keep[1]);
+    mg_plot_unload(job, prof);
     return rc;
 }

@@ -94,7 +94,7 @@ int mg_plot_prepare_net(mg_plot_job *job, int n, char **inputs, mg_diag *d)
 {
     (void)n;
     const char *file = inputs[0];
-    cJSON *j = mg_json_load(file, d);
+    cJSON *j = mg_plot_load(job, file, d);
     if (!j) return -1;
     const char *schema, *net, *cfg, *mode;
     double lat, batch;
@@ -150,6 +150,6 @@ int mg_plot_prepare_net(mg_plot_job *job, int n, char **inputs, mg_diag *d)
              cfg, nrows, lat * 1e3);
     rc = 0;
 out:
-    cJSON_Delete(j);
+    mg_plot_unload(job, j);
     return rc;
 }

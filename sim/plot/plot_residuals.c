@@ -215,7 +215,7 @@ static void write_meta(mg_plot_job *job, const rp_data *r)
 int mg_plot_prepare_residuals(mg_plot_job *job, int n, char **inputs, mg_diag *d)
 {
     (void)n;
-    cJSON *j = mg_json_load(inputs[0], d);
+    cJSON *j = mg_plot_load(job, inputs[0], d);
     if (!j) return -1;
     rp_data *r = calloc(1, sizeof *r);
     int rc = -1;
@@ -232,6 +232,6 @@ int mg_plot_prepare_residuals(mg_plot_job *job, int n, char **inputs, mg_diag *d
         }
     }
     free(r);
-    cJSON_Delete(j);
+    mg_plot_unload(job, j);
     return rc;
 }

@@ -245,7 +245,7 @@ static void file_label(const char *file, char *buf, size_t len)
     if (n > 5 && !strcmp(buf + n - 5, ".json")) buf[n - 5] = 0;
 }
 
-static int add_input(rf_ctx *c, const char *file, mg_diag *d)
+static int add_input(mg_plot_job *job, rf_ctx *c, const char *file, mg_diag *d)
 {
     if (mg_plot_is_sweep(file)) {
         if (!c->have_config) {
@@ -255,7 +255,7 @@ static int add_input(rf_ctx *c, const char *file, mg_diag *d)
         }
         return mg_plot_sweep_read(file, add_sweep_rec, c, NULL, d);
     }
-    cJSON *j = mg_json_load(file, d);
+    cJSON *j = mg_plot_load(job, file, d);
     if (!j) return -1;
     int rc;
     if (!cJSON_IsObject(j)) {
@@ -273,7 +273,7 @@ static int add_input(rf_ctx *c, const char *file, mg_diag *d)
         file_label(file, label, sizeof label);
         rc = add_report(c, j, label, file, "$", d);
     }
-    cJSON_Delete(j);
+    mg_plot_unload(job, j);
     return rc;
 }
 
@@ -444,7 +444,7 @@ int mg_plot_prepare_roofline(mg_plot_job *job, int n, char **inputs, mg_diag *d)
         return -1;
     }
     int rc = job->config ? add_config(c, job->config, d) : 0;
-    for (int i = 0; i < n && !rc; i++) rc = add_input(c, inputs[i], d);
+    for (int i = 0; i < n && !rc; i++) rc = add_input(job, c, inputs[i], d);
     if (!rc && !c->nlev) {
         mg_diag_error(d, "%s: no memory level with traffic: nothing to draw", inputs[0]);
         rc = -1;

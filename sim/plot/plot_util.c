@@ -127,6 +127,52 @@ void mg_plot_job_free(mg_plot_job *job)
     job->dir[0] = 0;
 }
 
+/* Add the messages in from to d. */
+static void diag_copy(mg_diag *d, const mg_diag *from)
+{
+    for (size_t i = 0; i < from->stored; i++) {
+        const char *m = from->msg[i];
+        if (!strncmp(m, "warning: ", 9)) mg_diag_warn(d, "%s", m + 9);
+        else mg_diag_error(d, "%s", m);
+    }
+}
+
+cJSON *mg_plot_load(mg_plot_job *job, const char *file, mg_diag *d)
+{
+    mg_plot_docs *docs = job->docs;
+    if (!docs) return mg_json_load(file, d);
+    for (int i = 0; i < docs->n; i++) {
+        if (strcmp(docs->e[i].file, file)) continue;
+        diag_copy(d, &docs->e[i].msgs);
+        return docs->e[i].doc;
+    }
+    char *name = docs->n < MG_PLOT_DOCS ? strdup(file) : NULL;
+    if (!name) return mg_json_load(file, d);
+    mg_diag *msgs = &docs->e[docs->n].msgs;
+    mg_diag_init(msgs);
+    docs->e[docs->n].file = name;
+    docs->e[docs->n].doc = mg_json_load(file, msgs);
+    diag_copy(d, msgs);
+    return docs->e[docs->n++].doc;
+}
+
+void mg_plot_unload(mg_plot_job *job, cJSON *doc)
+{
+    for (int i = 0; doc && job->docs && i < job->docs->n; i++)
+        if (job->docs->e[i].doc == doc) return;
+    cJSON_Delete(doc);
+}
+
+void mg_plot_docs_free(mg_plot_docs *docs)
+{
+    for (int i = 0; i < docs->n; i++) {
+        free(docs->e[i].file);
+        cJSON_Delete(docs->e[i].doc);
+        mg_diag_free(&docs->e[i].msgs);
+    }
+    docs->n = 0;
+}
+
 FILE *mg_plot_data_open(mg_plot_job *job, const char *name, mg_diag *d)
 {
     char p[sizeof job->dir + 300];

@@ -220,7 +220,7 @@ static void write_meta(mg_plot_job *job, const vp_data *v, int nbelow)
 int mg_plot_prepare_validate(mg_plot_job *job, int n, char **inputs, mg_diag *d)
 {
     (void)n;
-    cJSON *j = mg_json_load(inputs[0], d);
+    cJSON *j = mg_plot_load(job, inputs[0], d);
     if (!j) return -1;
     vp_data *v = calloc(1, sizeof *v);
     int rc = -1, nbelow = 0;
@@ -238,6 +238,6 @@ int mg_plot_prepare_validate(mg_plot_job *job, int n, char **inputs, mg_diag *d)
         free(v->pt);
     }
     free(v);
-    cJSON_Delete(j);
+    mg_plot_unload(job, j);
     return rc;
 }

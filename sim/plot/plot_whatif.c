@@ -315,7 +315,7 @@ static int whatif_plot(mg_plot_job *job, const cJSON *j, wi_data *v, mg_diag *d)
 int mg_plot_prepare_whatif(mg_plot_job *job, int n, char **inputs, mg_diag *d)
 {
     (void)n;
-    cJSON *j = mg_json_load(inputs[0], d);
+    cJSON *j = mg_plot_load(job, inputs[0], d);
     if (!j) return -1;
     int rc = -1;
     wi_data v = {.file = inputs[0],
@@ -326,6 +326,6 @@ int mg_plot_prepare_whatif(mg_plot_job *job, int n, char **inputs, mg_diag *d)
     free(v.keys);
     free(v.vals);
     free(v.w);
-    cJSON_Delete(j);
+    mg_plot_unload(job, j);
     return rc;
 }

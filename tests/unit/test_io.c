@@ -341,6 +341,28 @@ static void test_afile_registry(void)
     mg_afile_untrack(ds);
 }
 
+/* d NULL: the same documents, no message; the literal and number scans
+ * (runs of plain bytes, escapes, paths built only for a message). */
+static void test_parse_quiet(void)
+{
+    static const char *const bad[] = {"", "{\"a\": 1", "{\"a\": 1, \"a\": 2}",
+                                      "{\"a\": \"\x01\"}", "[1e309]", "{} {}"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        CU_ASSERT_PTR_NULL(mg_json_parse("t.json", bad[i], strlen(bad[i]), NULL));
+    const char *good = "{\"k\\\"ey\": [\"a \\\" b\", -1.5e3, {\"x\": \"\"}]}";
+    cJSON *j = mg_json_parse("t.json", good, strlen(good), NULL);
+    CU_ASSERT_PTR_NOT_NULL(j);
+    cJSON_Delete(j);
+    mg_diag_error(NULL, "dropped %d", 1);
+    mg_diag_warn(NULL, "dropped");
+    parse_fails(LIT("{\"a\": \"x\\\"yz\\u001b\"}"),
+                "$.a: expected text without control characters, got U+001B at character 5");
+    parse_fails(LIT("{\"s\": \"1e999\", \"b\": [\"q\\\\\", 7, 1e999]}"),
+                "$.b[2]: 1e999 is out of range for a double");
+    parse_fails(LIT("{\"a\": {\"b\": [{}, {\"c\": 1, \"c\": 2}]}}"),
+                "t.json: $.a.b[1].c: duplicate key");
+}
+
 int add_jsonfile_suite(void)
 {
     CU_pSuite s = CU_add_suite("jsonfile", NULL, NULL);
@@ -349,7 +371,8 @@ int add_jsonfile_suite(void)
         !CU_add_test(s, "many_keys", test_many_keys) ||
         !CU_add_test(s, "load_missing", test_load_missing) ||
         !CU_add_test(s, "read_file", test_read_file) ||
-        !CU_add_test(s, "parse_strings", test_parse_strings))
+        !CU_add_test(s, "parse_strings", test_parse_strings) ||
+        !CU_add_test(s, "parse_quiet", test_parse_quiet))
         return -1;
     return 0;
 }

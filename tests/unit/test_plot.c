@@ -213,13 +213,83 @@ static void test_roofline(void)
     rmdir(dir);
 }
 
+/* Jobs sharing an mg_plot_docs: a file is read once, its document lent
+ * (mg_plot_unload keeps it); a file that does not load gives each job the
+ * same message; the kinds' results are those of jobs without it. */
+static void test_docs(void)
+{
+    char dir[] = "/tmp/mgsim-test-plot.XXXXXX";
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    char good[600], bad[600];
+    snprintf(good, sizeof good, "%s", put(dir, "g.json", "{\"a\": [1, 2]}"));
+    snprintf(bad, sizeof bad, "%s", put(dir, "b.json", "{\"a\": "));
+    mg_plot_docs docs = {0};
+    mg_plot_job job;
+    mg_diag d, e;
+    mg_diag_init(&d);
+    mg_diag_init(&e);
+    CU_ASSERT_EQUAL_FATAL(mg_plot_job_init(&job, NULL, &d), 0);
+    job.docs = &docs;
+    cJSON *j1 = mg_plot_load(&job, good, &d), *j2 = mg_plot_load(&job, good, &d);
+    CU_ASSERT_PTR_NOT_NULL(j1);
+    CU_ASSERT_PTR_EQUAL(j1, j2);
+    mg_plot_unload(&job, j1);
+    CU_ASSERT_EQUAL(cJSON_GetArraySize(cJSON_GetObjectItem(j2, "a")), 2);   /* kept */
+    CU_ASSERT_PTR_NULL(mg_plot_load(&job, bad, &d));
+    CU_ASSERT_PTR_NULL(mg_plot_load(&job, bad, &d));
+    CU_ASSERT_PTR_NULL(mg_json_load(bad, &e));
+    CU_ASSERT_EQUAL(docs.n, 2);
+    CU_ASSERT_EQUAL(d.n, 2);
+    CU_ASSERT_EQUAL_FATAL(d.stored, 2);
+    CU_ASSERT_STRING_EQUAL(d.msg[0], e.msg[0]);
+    CU_ASSERT_STRING_EQUAL(d.msg[1], e.msg[0]);
+    mg_plot_job_free(&job);
+    mg_plot_docs_free(&docs);
+    CU_ASSERT_EQUAL(docs.n, 0);
+    mg_diag_free(&d);
+    mg_diag_free(&e);
+    /* a whatif report prepared with and without docs: the same data */
+    const char *in = put(dir, "w.json",
+                         "{\"schema\": \"mgsim-whatif/1\", \"config\": \"c\", \"space\": \"s\","
+                         " \"rules\": null, \"pruned_only\": false,"
+                         " \"vary\": [{\"key\": \"a\", \"values\": [\"x1\", \"x2\"]}],"
+                         " \"base\": {\"best\": {\"seconds\": 1e-6}}, \"variants\": ["
+                         "{\"values\": [{\"key\": \"a\", \"value\": \"x1\"}], \"changed\": false,"
+                         " \"best\": {\"seconds\": 2e-6}},"
+                         "{\"values\": [{\"key\": \"a\", \"value\": \"x2\"}], \"changed\": true,"
+                         " \"best\": {\"seconds\": 3e-6}}]}");
+    char *w[2] = {NULL, NULL};
+    for (int k = 0; k < 2; k++) {
+        mg_diag_init(&d);
+        CU_ASSERT_EQUAL_FATAL(mg_plot_job_init(&job, NULL, &d), 0);
+        job.docs = k ? &docs : NULL;
+        char *inputs[1] = {(char *)in};
+        CU_ASSERT_EQUAL(mg_plot_kind_find("whatif")->prepare(&job, 1, inputs, &d), 0);
+        CU_ASSERT_EQUAL(mg_plot_job_finish(&job, &d), 0);
+        w[k] = slurp(job.dir, "w1.dat");
+        mg_plot_job_free(&job);
+        mg_diag_free(&d);
+    }
+    CU_ASSERT_PTR_NOT_NULL_FATAL(w[0]);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(w[1]);
+    CU_ASSERT_STRING_EQUAL(w[0], w[1]);
+    CU_ASSERT_EQUAL(docs.n, 1);
+    mg_plot_docs_free(&docs);
+    free(w[0]);
+    free(w[1]);
+    unlink(in);
+    unlink(good);
+    unlink(bad);
+    rmdir(dir);
+}
+
 int add_plot_suite(void)
 {
     CU_pSuite s = CU_add_suite("plot", NULL, NULL);
     return s && CU_add_test(s, "quote", test_quote) &&
                    CU_add_test(s, "term_decades_kinds", test_term_and_decades) &&
                    CU_add_test(s, "whatif", test_whatif) && CU_add_test(s, "sweep", test_sweep) &&
-                   CU_add_test(s, "roofline", test_roofline)
+                   CU_add_test(s, "roofline", test_roofline) && CU_add_test(s, "docs", test_docs)
                ? 0
                : -1;
 }

@@ -489,7 +489,12 @@ static int variant(const char *arg1, const char *arg2, mg_device *out, char (*re
     if (mg_vary_parse(arg1, &v[n++], d)) return -1;
     if (arg2 && mg_vary_parse(arg2, &v[n++], d)) return -1;
     cJSON *doc = mg_json_load(CFG, d);
+    char *before = cJSON_PrintUnformatted(doc);
     int rc = mg_device_variant(doc, CFG, &fx.dev, n, v, choice, out, res, d);
+    char *after = cJSON_PrintUnformatted(doc);
+    CU_ASSERT_STRING_EQUAL(before, after);    /* the variant changed a copy */
+    cJSON_free(before);
+    cJSON_free(after);
     cJSON_Delete(doc);
     return rc;
 }
