@@ -5,6 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A stored warning starts with this; an error does not. */
+static const char WARN[] = "warning: ";
+#define WARN_LEN (sizeof WARN - 1)
+
 void mg_diag_init(mg_diag *d) { memset(d, 0, sizeof *d); }
 
 void mg_diag_free(mg_diag *d)
@@ -46,7 +50,7 @@ void mg_diag_warn(mg_diag *d, const char *fmt, ...)
     if (!d) return;
     va_list ap;
     va_start(ap, fmt);
-    diag_add(d, "warning: ", fmt, ap);
+    diag_add(d, WARN, fmt, ap);
     va_end(ap);
     d->nwarn++;
 }
@@ -65,6 +69,24 @@ void mg_diag_print(const mg_diag *d, FILE *f, const char *prog)
 const char *mg_diag_first(const mg_diag *d)
 {
     for (size_t i = 0; i < d->stored && d->n; i++)
-        if (strncmp(d->msg[i], "warning: ", 9)) return d->msg[i];
+        if (strncmp(d->msg[i], WARN, WARN_LEN)) return d->msg[i];
     return d->stored ? d->msg[0] : "";
+}
+
+void mg_diag_append(mg_diag *d, const mg_diag *from)
+{
+    if (!d || !from) return;
+    size_t errors = 0, warnings = 0;
+    for (size_t i = 0; i < from->stored; i++) {
+        const char *m = from->msg[i];
+        if (!strncmp(m, WARN, WARN_LEN)) {
+            mg_diag_warn(d, "%s", m + WARN_LEN);
+            warnings++;
+        } else {
+            mg_diag_error(d, "%s", m);
+            errors++;
+        }
+    }
+    d->n += from->n - errors;                  /* those it did not store */
+    d->nwarn += from->nwarn - warnings;
 }

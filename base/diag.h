@@ -34,6 +34,11 @@ void mg_diag_error(mg_diag *d, const char *fmt, ...)
 void mg_diag_warn(mg_diag *d, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* Add every message of `from` to d, errors as errors and warnings as
+ * warnings, in order; those `from` counted but did not store count in d
+ * too.  Either NULL: nothing. */
+void mg_diag_append(mg_diag *d, const mg_diag *from);
+
 /* Nonzero when at least one error was added. */
 int mg_diag_failed(const mg_diag *d);
 

@@ -128,22 +128,13 @@ void mg_plot_job_free(mg_plot_job *job)
 }
 
 /* Add the messages in from to d. */
-static void diag_copy(mg_diag *d, const mg_diag *from)
-{
-    for (size_t i = 0; i < from->stored; i++) {
-        const char *m = from->msg[i];
-        if (!strncmp(m, "warning: ", 9)) mg_diag_warn(d, "%s", m + 9);
-        else mg_diag_error(d, "%s", m);
-    }
-}
-
 cJSON *mg_plot_load(mg_plot_job *job, const char *file, mg_diag *d)
 {
     mg_plot_docs *docs = job->docs;
     if (!docs) return mg_json_load(file, d);
     for (int i = 0; i < docs->n; i++) {
         if (strcmp(docs->e[i].file, file)) continue;
-        diag_copy(d, &docs->e[i].msgs);
+        mg_diag_append(d, &docs->e[i].msgs);
         return docs->e[i].doc;
     }
     char *name = docs->n < MG_PLOT_DOCS ? strdup(file) : NULL;
@@ -152,7 +143,7 @@ cJSON *mg_plot_load(mg_plot_job *job, const char *file, mg_diag *d)
     mg_diag_init(msgs);
     docs->e[docs->n].file = name;
     docs->e[docs->n].doc = mg_json_load(file, msgs);
-    diag_copy(d, msgs);
+    mg_diag_append(d, msgs);
     return docs->e[docs->n++].doc;
 }
 

@@ -307,6 +307,19 @@ static void test_diag(void)
     CU_ASSERT_EQUAL(d.n, 100);
     CU_ASSERT_EQUAL(d.stored, MG_DIAG_MAX);
     CU_ASSERT_STRING_EQUAL(mg_diag_first(&d), "e 0");   /* errors before warnings */
+    mg_diag to;                                       /* append: kinds and counts kept */
+    mg_diag_init(&to);
+    mg_diag_warn(&to, "first");
+    mg_diag_append(&to, &d);
+    CU_ASSERT_EQUAL(to.n, 100);
+    CU_ASSERT_EQUAL(to.nwarn, 2);
+    CU_ASSERT_EQUAL(to.stored, MG_DIAG_MAX);
+    CU_ASSERT_STRING_EQUAL(to.msg[1], "warning: w 1");  /* not "warning: warning: " */
+    CU_ASSERT_STRING_EQUAL(mg_diag_first(&to), "e 0");
+    mg_diag_append(&to, NULL);
+    mg_diag_append(NULL, &d);
+    CU_ASSERT_EQUAL(to.n, 100);
+    mg_diag_free(&to);
     mg_diag_free(&d);
 }
 
