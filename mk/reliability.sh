@@ -62,17 +62,22 @@ fuzzlong() {
 fuzzsum() {
     echo "Summed over $# run$([ $# -gt 1 ] && echo s) ($(for f in "$@"; do printf '`%s` ' "$f"; done | sed 's/ $//'));"
     echo "a run's executions count whatever the commit it ran on (each run says"
-    echo "which), those of a process stopped by a finding up to the finding:"
+    echo "which), those of a process stopped by a finding up to the finding."
+    echo "For a target that crashed, only the runs after its last crash count"
+    echo "toward 10^7 (\"since\"): those ran the fixed code."
     echo
-    echo "| target | executions | runs | crashes | 10^7 reached |"
-    echo "|---|---|---|---|---|"
+    echo "| target | executions | runs | crashes | since the last crash | 10^7 reached |"
+    echo "|---|---|---|---|---|---|"
     { for f in tests/fuzz/fuzz_*.c; do t=${f##*/fuzz_}; printf '%s\t0\t0\t0\t0\n' "${t%.c}"; done
       for f in "$@"; do grep -v '^#' "$f" | awk -F'\t' '{ printf "%s\t%s\t%d\t%s\t0\n", $1, $2, ($2 > 0), $5 }'; done
-    } | awk -F'\t' '{ if (!($1 in e)) o[++n] = $1; e[$1] += $2; r[$1] += $3; c[$1] += $4 }
-        END { for (i = 1; i <= n; i++) { t = o[i]
-                  printf "| %s | %.0f | %d | %d | %s |\n", t, e[t], r[t], c[t], (e[t] >= 10000000 ? (c[t] > 0 ? "yes, but a run stopped on a crash" : "yes") : "no, " sprintf("%.0f", 10000000 - e[t]) " short") }
-              for (i = 1; i <= n; i++) { t = o[i]; if (e[t] >= 10000000) y++; if (c[t] > 0) k++ }
-              printf "\n%d of %d targets reached 10^7 executions, summed over the runs; %d had a crash in some run.\n", y, n, k }' \
+    } | awk -F'\t' '{ if (!($1 in e)) o[++n] = $1; e[$1] += $2; r[$1] += $3; c[$1] += $4
+                      if ($4 > 0) s[$1] = 0; else s[$1] += $2 }
+        END { for (i = 1; i <= n; i++) { t = o[i]; g = c[t] > 0 ? s[t] : e[t]
+                  printf "| %s | %.0f | %d | %d | %s | %s |\n", t, e[t], r[t], c[t],
+                      (c[t] > 0 ? sprintf("%.0f", s[t]) : "-"),
+                      (g >= 10000000 ? (c[t] > 0 ? "yes, since the last crash" : "yes") : "no, " sprintf("%.0f", 10000000 - g) " short") }
+              for (i = 1; i <= n; i++) { t = o[i]; if ((c[t] > 0 ? s[t] : e[t]) >= 10000000) y++; if (c[t] > 0) k++ }
+              printf "\n%d of %d targets reached 10^7 executions (a target that crashed: since its last crash), summed over the runs; %d had a crash in some run.\n", y, n, k }' \
       > "$tmp/fuzzsum"
     sed '$d' "$tmp/fuzzsum" | sed '$d'
     echo
