@@ -8,5 +8,5 @@
  * and traces, sampling, the rules' decisions, the record format).  Sweep
  * results headers carry it ("model"), so a results file written by another
  * revision is never resumed into a mix (configs/README.md). */
-#define MG_MODEL_REVISION 6
+#define MG_MODEL_REVISION 7
 #endif

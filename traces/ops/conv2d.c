@@ -388,6 +388,13 @@ static int check(const mg_schedule *s, const char *where, mg_diag *d)
     return d->n == before ? 0 : -1;
 }
 
+/* Streamed weights (regs_per_item, below): TW = 1, not depthwise, the
+ * weights a buffer, and not X an image with the channel loop unrolled. */
+int mg_conv_streams_w(const mg_schedule *s, const mg_conv_geom *g)
+{
+    return g->TW == 1 && !s->depthwise && !g->img_w && !(g->img_x && s->unroll > 1);
+}
+
 /* The register estimate (mg_plan_regs): the accumulators TW TC, and the
  * loads of one channel-loop iteration, all issued before its FMAs: TW
  * input vectors of XV (vec_axis=cout: TW scalars) and nw weight vectors of
@@ -425,7 +432,7 @@ static int64_t regs_per_item(const mg_schedule *s, const mg_conv_geom *g)
                          ? (g->TW - 1) * s->stride + taps : g->TW * taps;
         return mg_plan_regs(s, acc + (px + 1) * g->V * copies, 2, 0);
     }
-    int stream = g->TW == 1 && !s->depthwise && !g->img_w && !(g->img_x && s->unroll > 1);
+    int stream = mg_conv_streams_w(s, g);
     int64_t xv = g->TW * g->XV * copies;
     int64_t wv = stream ? g->V : g->nw * g->V * copies;
     return mg_plan_regs(s, acc + xv + wv, 2, s->K > 1 ? 3 : 0);

@@ -74,6 +74,12 @@ typedef struct mg_conv_geom {
  * divisions by zero cannot happen for any schedule within the key ranges. */
 void mg_conv_geom_of(const mg_schedule *s, mg_conv_geom *g);
 
+/* Whether the compiler streams the weights: each weight vector loaded just
+ * before the one dot (vec_axis=cout: FMA) it feeds, so one channel step
+ * holds one weight vector, not nw (the register estimate), and exposes a
+ * load latency per weight vector (the trace). */
+int mg_conv_streams_w(const mg_schedule *s, const mg_conv_geom *g);
+
 /* The element index of weight (co, ky, kx, ci) of a standard conv's
  * buffer: [Cout][K][K][Cin], or packed, [Cout/TC][K][K][Cin/XV][TC][XV]
  * (each item's weights in the order it reads them: one stream; with

@@ -1,10 +1,12 @@
 /*
  * conv2d_trace.c - the conv2d kernel's access trace (conv2d.h), warp by
- * warp in the program order of conv2d_cl.c's kernel: per window tap and
- * channel step the input loads (one per pixel of the tile), the weight
- * loads, the FMAs; with split > 1 the partial-tile local stores, the
- * barrier (every warp, even one with no item inside the output), the local
- * loads and adds of item 0; then the output stores.
+ * warp in the program order of conv2d_cl.c's kernel as the compiler
+ * schedules it: per window tap and channel step the input loads (one per
+ * pixel of the tile), the weight loads, the FMAs (streamed weights,
+ * mg_conv_streams_w(): each weight load followed by the dot it feeds);
+ * with split > 1 the partial-tile local stores, the barrier (every warp,
+ * even one with no item inside the output), the local loads and adds of
+ * item 0; then the output stores.
  */
 #include "traces/gen/emit.h"
 #include "traces/ops/conv2d.h"
@@ -186,16 +188,47 @@ static void local_fast(mg_warp *w, const mg_conv_geom *g, int type, int site, in
  * vload_half returns floats, one conversion instruction per element (the
  * H100's HADD2.F32 per half: configs/measured/h100/sass/), before the
  * FMAs use them; an image read returns floats from the texture unit.
- * The input's XV elements per output pixel j, the weights' V per weight
- * load, for the lanes that loaded them. */
-static void trace_cvt(mg_warp *w, const mg_conv_geom *g, const lanes *L)
+ * With x set, the input's XV elements per output pixel j, then the V
+ * elements of each of nwl weight loads, for the lanes that loaded them. */
+static void trace_cvt_w(mg_warp *w, const mg_conv_geom *g, const lanes *L, int x, uint32_t nwl)
 {
-    if (!g->img_x)
+    if (x && !g->img_x)
         for (int64_t j = 0; j < g->TW; j++)
             mg_emit_alu(w, L->pix[j].m, MG_CONV_SITE_CVT, MG_ALU_FP32, 1, (uint32_t)g->XV, 0);
     if (!g->img_w)
-        mg_emit_alu(w, L->item.m, MG_CONV_SITE_CVT, MG_ALU_FP32, 1,
-                    (uint32_t)(g->nw * g->V), 0);
+        mg_emit_alu(w, L->item.m, MG_CONV_SITE_CVT, MG_ALU_FP32, 1, nwl * (uint32_t)g->V, 0);
+}
+
+/* Weight load c of channel step cr at the current tap. */
+static void trace_load_w(mg_warp *w, const mg_schedule *s, const mg_conv_geom *g, lanes *L,
+                         int64_t c, int64_t cr)
+{
+    uint32_t ww = (uint32_t)(g->V * g->eb);
+    if (L->fast && w_fast(w, s, g, L, c, cr)) return;
+    if (L->fast) {
+        for (uint32_t l = 0; l < w->lanes; l++) {
+            L->ky[l] = L->ky0;
+            L->kx[l] = L->kx0;
+        }
+    }
+    mg_emit_mem(w, g->img_w ? MG_REC_TEX_READ : MG_REC_BUF_LOAD, MG_CONV_SITE_W,
+                MG_CONV_TW, ww);
+    for (uint32_t l = 0; l < w->lanes; l++) {
+        if (!mg_lm_get(&L->item, l)) continue;
+        int64_t ky = L->ky[l], kx = L->kx[l];
+        if (s->depthwise) {
+            int64_t ch = L->co0[l] + cr;
+            if (g->img_w) mg_emit_lane(w, l, kx * g->cin4 + ch / 4, ky);
+            else mg_emit_lane(w, l, ((ky * s->K + kx) * s->Cin + ch) * g->eb, 0);
+        } else {
+            int64_t co = L->co0[l] + (g->cout ? c * g->V : c);
+            int64_t ci = L->sp[l] * g->CS + cr;
+            if (g->img_w) mg_emit_lane(w, l, kx * g->cin4 + ci / 4, co * s->K + ky);
+            else mg_emit_lane(w, l, mg_conv_w_index(s, g, co, ky, kx, ci) * g->eb,
+                              0);
+        }
+    }
+    mg_emit_put(w);
 }
 
 /* The main loop: window taps (a depthwise split item's own taps), channel
@@ -206,12 +239,13 @@ static void trace_reduce(mg_warp *w, const mg_schedule *s, const mg_conv_geom *g
 {
     int cls = s->compute == MG_PREC_FP16 ? MG_ALU_FP16 : MG_ALU_FP32;
     int cvt = s->storage == MG_PREC_FP16 && s->compute == MG_PREC_FP32;
-    uint32_t xw = (uint32_t)(g->XV * g->eb), ww = (uint32_t)(g->V * g->eb);
+    uint32_t xw = (uint32_t)(g->XV * g->eb);
     uint32_t nfma = (uint32_t)(s->depthwise ? 1 : g->cout ? g->nw : g->TC);
     int dwsplit = s->depthwise && g->S > 1, row = s->pattern == MG_PAT_ROW;
     int64_t ntaps = dwsplit ? g->TT : s->K * s->K, steps = g->clen / g->XV;
     /* taps outside the channel steps; pack_in: channels outside the taps */
     int64_t nout = g->pack_x ? steps : ntaps, nin = g->pack_x ? ntaps : steps;
+    int stream = mg_conv_streams_w(s, g);
     for (int64_t it = 0; it < nout * nin; it++) {
         int64_t tr = g->pack_x ? it % nin : it / nin;
         int64_t cr = (g->pack_x ? it / nin : it % nin) * g->XV;
@@ -254,34 +288,16 @@ static void trace_reduce(mg_warp *w, const mg_schedule *s, const mg_conv_geom *g
                 }
                 mg_emit_put(w);
             }
-            for (int64_t c = 0; c < g->nw; c++) {
-                if (L->fast && w_fast(w, s, g, L, c, cr)) continue;
-                if (L->fast) {
-                    for (uint32_t l = 0; l < w->lanes; l++) {
-                        L->ky[l] = L->ky0;
-                        L->kx[l] = L->kx0;
-                    }
+            if (stream) {                       /* each weight just before its dot */
+                for (int64_t c = 0; c < g->nw; c++) {
+                    trace_load_w(w, s, g, L, c, cr);
+                    if (cvt) trace_cvt_w(w, g, L, c == 0, 1);
+                    mg_emit_alu(w, L->pix[0].m, MG_CONV_SITE_FMA, cls, (int)g->V, 1, 2);
                 }
-                mg_emit_mem(w, g->img_w ? MG_REC_TEX_READ : MG_REC_BUF_LOAD, MG_CONV_SITE_W,
-                            MG_CONV_TW, ww);
-                for (uint32_t l = 0; l < w->lanes; l++) {
-                    if (!mg_lm_get(&L->item, l)) continue;
-                    int64_t ky = L->ky[l], kx = L->kx[l];
-                    if (s->depthwise) {
-                        int64_t ch = L->co0[l] + cr;
-                        if (g->img_w) mg_emit_lane(w, l, kx * g->cin4 + ch / 4, ky);
-                        else mg_emit_lane(w, l, ((ky * s->K + kx) * s->Cin + ch) * g->eb, 0);
-                    } else {
-                        int64_t co = L->co0[l] + (g->cout ? c * g->V : c);
-                        int64_t ci = L->sp[l] * g->CS + cr;
-                        if (g->img_w) mg_emit_lane(w, l, kx * g->cin4 + ci / 4, co * s->K + ky);
-                        else mg_emit_lane(w, l, mg_conv_w_index(s, g, co, ky, kx, ci) * g->eb,
-                                          0);
-                    }
-                }
-                mg_emit_put(w);
+                continue;
             }
-            if (cvt) trace_cvt(w, g, L);
+            for (int64_t c = 0; c < g->nw; c++) trace_load_w(w, s, g, L, c, cr);
+            if (cvt) trace_cvt_w(w, g, L, 1, (uint32_t)g->nw);
             for (int64_t j = 0; j < g->TW; j++)
                 mg_emit_alu(w, L->pix[j].m, MG_CONV_SITE_FMA, cls, (int)g->V, nfma, 2);
         }

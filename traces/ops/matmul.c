@@ -105,21 +105,28 @@ static int64_t live_values(const mm_geom *g)
     return g->TM * g->TN + g->U * g->V * (g->TM + g->TN);
 }
 
-/* The values the register estimate counts: the accumulators TM TN, the
- * step's loads of A, TM U V, and of B, U V TN, all issued before the
- * step's FMAs, except that B is streamed when TM = 1, B is a buffer and
- * the step's B values number at most 32: each B vector then feeds a
- * single accumulator vector, so the compiler loads one row of B (TN
- * values) just before its FMAs.  The bound is observed, not derived: with
- * 64 or 128 B values per step the NVIDIA compiler holds the whole step
- * (unroll=4 fc kernels at 124 and 154 registers in
+/* Whether B is streamed: TM = 1, B is a buffer and the step's B values
+ * number at most 32.  Each B vector then feeds a single accumulator
+ * vector, so the compiler loads one row of B (TN values) just before its
+ * FMAs instead of the whole step ahead of them.  The bound is observed,
+ * not derived: with 64 or 128 B values per step the NVIDIA compiler holds
+ * the whole step (unroll=4 fc kernels at 124 and 154 registers in
  * configs/measured/h100/latency-timings.json); 32 is also what 64K
  * registers give each of 2048 resident items.  Image reads of B are one
- * texture batch, held until the FMAs that wait for it. */
+ * texture batch, held until the FMAs that wait for it.  The register
+ * estimate (held_values) and the trace (trace_step_streamed) both follow
+ * it. */
+static int b_streamed(const mm_geom *g)
+{
+    return g->TM == 1 && !g->img_b && g->U * g->V * g->TN <= 32;
+}
+
+/* The values the register estimate counts: the accumulators TM TN, the
+ * step's loads of A, TM U V, and of B, U V TN, all issued before the
+ * step's FMAs, except a streamed B (b_streamed), one row of TN. */
 static int64_t held_values(const mm_geom *g)
 {
-    int64_t bstep = g->U * g->V * g->TN;
-    int64_t b = g->TM == 1 && !g->img_b && bstep <= 32 ? g->TN : bstep;
+    int64_t b = b_streamed(g) ? g->TN : g->U * g->V * g->TN;
     return g->TM * g->TN + g->U * g->V * g->TM + b;
 }
 
@@ -481,44 +488,50 @@ static inline void trace_load_a(mg_warp *w, const mm_warp *mw, int64_t t)
     }
 }
 
-/* Step t's loads of B: the U V x NJ region in the pattern's order (row
- * r = y, vector column j = x), columns past N masked off.  An image's
- * texel column is affine in the lanes only when TN is a multiple of 4. */
-static inline void trace_load_b(mg_warp *w, const mm_warp *mw, int64_t t)
+/* Step t's load of B's vector (row y of the step, vector column x),
+ * columns past N masked off.  An image's texel column is affine in the
+ * lanes only when TN is a multiple of 4. */
+static inline void trace_load_b_at(mg_warp *w, const mm_warp *mw, int64_t t, int64_t y,
+                                   int64_t x)
 {
     const mm_geom *g = &mw->g;
     const mg_schedule *s = mw->s;
     int type = g->img_b ? MG_REC_TEX_READ : MG_REC_BUF_LOAD;
-    int64_t k0f = mw->sp0 * g->KC + t * g->U * g->V;      /* fast: the warp's k0 */
+    if (mw->fast && (mw->tn4 || !g->img_b)) {
+        int64_t k0f = mw->sp0 * g->KC + t * g->U * g->V;  /* the warp's k0 */
+        mg_lane_aff f = {{0, 0}, {0, 0}, {0, 0}, {0, 0}};
+        if (g->img_b) {
+            f.at[0] = mw->gx0 * g->TN / 4 + x;
+            f.dx[0] = g->TN / 4;
+            f.at[1] = k0f + y;
+        } else {
+            f.at[0] = ((k0f + y) * s->N + mw->gx0 * g->TN + x * g->V) * g->eb;
+            f.dx[0] = g->TN * g->eb;
+        }
+        mg_emit_aff(w, type, SITE_B, TB, mw->width, mw->colm[x].m, &f);
+        return;
+    }
+    mg_emit_mem(w, type, SITE_B, TB, mw->width);
+    const mg_lmask m = mw->colm[x];
+    const int img = g->img_b;
+    const int64_t KC = g->KC, kt = t * g->U * g->V, N = s->N, xv = x * g->V, eb = g->eb;
+    for (uint32_t l = 0; l < w->lanes; l++) {
+        if (!mg_lm_get(&m, l)) continue;
+        int64_t k0 = mw->sp[l] * KC + kt;
+        if (img) mg_emit_lane(w, l, mw->n0[l] / 4 + x, k0 + y);
+        else mg_emit_lane(w, l, ((k0 + y) * N + mw->n0[l] + xv) * eb, 0);
+    }
+    mg_emit_put(w);
+}
+
+/* Step t's loads of B: the U V x NJ region in the pattern's order (row
+ * r = y, vector column j = x). */
+static inline void trace_load_b(mg_warp *w, const mm_warp *mw, int64_t t)
+{
     mg_walk wk;
     int64_t y, x;
-    mg_walk_start(&wk, s->pattern, g->U * g->V, g->NJ);
-    while (mg_walk_next(&wk, &y, &x)) {
-        if (mw->fast && (mw->tn4 || !g->img_b)) {
-            mg_lane_aff f = {{0, 0}, {0, 0}, {0, 0}, {0, 0}};
-            if (g->img_b) {
-                f.at[0] = mw->gx0 * g->TN / 4 + x;
-                f.dx[0] = g->TN / 4;
-                f.at[1] = k0f + y;
-            } else {
-                f.at[0] = ((k0f + y) * s->N + mw->gx0 * g->TN + x * g->V) * g->eb;
-                f.dx[0] = g->TN * g->eb;
-            }
-            mg_emit_aff(w, type, SITE_B, TB, mw->width, mw->colm[x].m, &f);
-            continue;
-        }
-        mg_emit_mem(w, type, SITE_B, TB, mw->width);
-        const mg_lmask m = mw->colm[x];
-        const int img = g->img_b;
-        const int64_t KC = g->KC, kt = t * g->U * g->V, N = s->N, xv = x * g->V, eb = g->eb;
-        for (uint32_t l = 0; l < w->lanes; l++) {
-            if (!mg_lm_get(&m, l)) continue;
-            int64_t k0 = mw->sp[l] * KC + kt;
-            if (img) mg_emit_lane(w, l, mw->n0[l] / 4 + x, k0 + y);
-            else mg_emit_lane(w, l, ((k0 + y) * N + mw->n0[l] + xv) * eb, 0);
-        }
-        mg_emit_put(w);
-    }
+    mg_walk_start(&wk, mw->s->pattern, mw->g.U * mw->g.V, mw->g.NJ);
+    while (mg_walk_next(&wk, &y, &x)) trace_load_b_at(w, mw, t, y, x);
 }
 
 /* Step's conversions: with fp16 storage and fp32 compute, a buffer's
@@ -551,6 +564,32 @@ static inline void trace_fma(mg_warp *w, const mm_warp *mw, mg_alu_run *run)
             mg_alu_add(w, run, mg_lm_and(mw->rowm[i], mw->colm[j]), SITE_FMA, mw->cls,
                        (int)g->V, (uint64_t)(g->U * g->V), 2);
     mg_alu_flush(w, run);
+}
+
+/* Step t with B streamed (b_streamed: TM = 1): A's loads, then per row
+ * y of B's U V rows its NJ vectors and the V-wide FMA of each
+ * accumulator vector with them, which waits for that row: the compiled
+ * code's order, each B row loaded just before its FMAs (a trip exposes
+ * up to U V load latencies).  The conversions of fp16 storage go with
+ * the values they convert (A's before the first row). */
+static void trace_step_streamed(mg_warp *w, const mm_warp *mw, int64_t t, mg_alu_run *run)
+{
+    const mm_geom *g = &mw->g;
+    const int cvt = mw->s->storage == MG_PREC_FP16 && mw->s->compute == MG_PREC_FP32;
+    trace_load_a(w, mw, t);
+    for (int64_t y = 0; y < g->U * g->V; y++) {
+        for (int64_t x = 0; x < g->NJ; x++) trace_load_b_at(w, mw, t, y, x);
+        if (cvt && y == 0 && mw->s->layout[MG_ROLE_IN] != MG_LAYOUT_IMAGE)
+            mg_alu_add(w, run, mw->rowm[0], SITE_CVT, MG_ALU_FP32, 1,
+                       (uint64_t)(g->U * g->V), 0);
+        if (cvt)
+            for (int64_t j = 0; j < g->NJ; j++)
+                mg_alu_add(w, run, mw->colm[j], SITE_CVT, MG_ALU_FP32, 1, (uint64_t)g->V, 0);
+        for (int64_t j = 0; j < g->NJ; j++)
+            mg_alu_add(w, run, mg_lm_and(mw->rowm[0], mw->colm[j]), SITE_FMA, mw->cls,
+                       (int)g->V, 1, 2);
+        mg_alu_flush(w, run);
+    }
 }
 
 /* The local-memory address of partial p's element (i, j) for the lanes
@@ -646,8 +685,8 @@ static void trace_store_c(mg_warp *w, const mm_warp *mw, mg_lmask out)
         }
 }
 
-/* A warp's trace, in the kernel's order: the K loop's steps (loads of A,
- * of B, the FMAs), with split > 1 the partial tiles through local memory
+/* A warp's trace, in the compiled kernel's order: the K loop's steps
+ * (loads of A, of B, the FMAs; a streamed B row by row), with split > 1 the partial tiles through local memory
  * (items s > 0 store theirs, the barrier, item 0 adds them), the stores
  * of C. */
 static void trace_body(mg_warp *w, const void *ctx)
@@ -655,7 +694,12 @@ static void trace_body(mg_warp *w, const void *ctx)
     mm_warp mw;
     warp_setup(&mw, w, ctx);
     mg_alu_run run = {{{0, 0}}, 0, 0, 0, 0, 0};
+    const int streamed = b_streamed(&mw.g);
     for (int64_t t = 0; t < mw.g.steps; t++) {
+        if (streamed) {
+            trace_step_streamed(w, &mw, t, &run);
+            continue;
+        }
         trace_load_a(w, &mw, t);
         trace_load_b(w, &mw, t);
         trace_fma(w, &mw, &run);
